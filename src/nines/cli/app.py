@@ -1,0 +1,136 @@
+"""The ``nines`` command line (Typer + Rich)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..bots import UnknownPlayer, make_player, play_match
+from ..record import RecordError, replay as replay_record
+from .options import build_options, game_spec
+
+app = typer.Typer(
+    name="nines",
+    help="Nines: Le Neuf, Elyigit's Nines and Nines rummy — play, simulate, replay, solve and analyse.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+
+PresetOpt = typer.Option(None, "--preset", "-p", help="A named rules preset (see 'nines presets GAME').")
+OptionOpt = typer.Option(None, "--option", "-o", help="Override one option: name=value (repeatable).")
+
+
+def _players_for(seats: tuple[str, ...], names: str, game_id: str, rng: random.Random) -> dict[str, object]:
+    listed = [n.strip() for n in names.split(",") if n.strip()]
+    if len(listed) == 1:
+        listed = listed * len(seats)
+    if len(listed) != len(seats):
+        raise typer.BadParameter(f"give one player per seat ({len(seats)}: {' '.join(seats)}) or a single name for all", param_hint="--players")
+    try:
+        return {seat: make_player(name, game_id, random.Random(rng.random())) for seat, name in zip(seats, listed)}
+    except UnknownPlayer as error:
+        raise typer.BadParameter(str(error), param_hint="--players") from None
+
+
+@app.command()
+def presets(game: str = typer.Argument(..., help="neuf, elyigit or rummy")) -> None:
+    """List a game's named rules presets and the options each sets."""
+    from ..games.contract import options_to_dict
+
+    spec = game_spec(game)
+    default = options_to_dict(spec.presets[spec.default_preset])
+    for name, opts in spec.presets.items():
+        changed = {k: v for k, v in options_to_dict(opts).items() if v != default.get(k)}
+        text = ", ".join(f"{k}={v}" for k, v in changed.items()) or "(the standard game)"
+        console.print(f"[bold]{name}[/bold]: {text}")
+    console.print("\nOptions and their standard values:")
+    for k, v in default.items():
+        console.print(f"  {k} = {v}")
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed for the deals (the whole match is reproducible from it)."),
+    players: str = typer.Option("basic", "--players", help="Comma-separated player names, one per seat (or one for all)."),
+    preset: Optional[str] = PresetOpt,
+    option: Optional[list[str]] = OptionOpt,
+    json_out: bool = typer.Option(False, "--json", help="Print the whole match as a game record (JSON)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the record to this file."),
+) -> None:
+    """Let computer players play a whole match and print its record or a summary."""
+    spec = game_spec(game)
+    options = build_options(spec, preset, option)
+    state = spec.new_match(options, seed)
+    seated = _players_for(state.seats, players, spec.id, random.Random(seed))
+    play_match(state, seated)  # type: ignore[arg-type]
+    record = state.record(players={seat: p.name for seat, p in seated.items()})  # type: ignore[call-arg, attr-defined]
+    text = json.dumps(record, indent=None if json_out else 2)
+    if out:
+        out.write_text(json.dumps(record, indent=1) + "\n")
+    if json_out:
+        sys.stdout.write(text + "\n")
+    elif not out:
+        from .render import summary
+
+        console.print(summary(spec.id, state))
+    else:
+        console.print(f"wrote {out} ({len(record['deals'])} deals, winners {', '.join(record['winners'])})")
+
+
+@app.command()
+def replay(path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A game record (JSON) to replay and check.")) -> None:
+    """Replay a game record through the rules and check every deal, action and score."""
+    try:
+        record = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        console.print(f"[red]{path} is not JSON: {error}[/red]")
+        raise typer.Exit(1) from None
+    try:
+        state = replay_record(record)
+    except RecordError as error:
+        console.print(f"[red]record does not replay: {error}[/red]")
+        raise typer.Exit(1) from None
+    from .render import summary
+
+    console.print(summary(record["game"], state))
+    console.print(f"[green]ok[/green]: {len(record['deals'])} deals replayed, every action legal, results and scores match")
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed for the deals (random if omitted)."),
+    seat: Optional[str] = typer.Option(None, "--seat", help="Your seat (default: the first seat, S in Le Neuf)."),
+    opponents: str = typer.Option("basic", "--opponents", help="Computer players for the other seats (one name, or one per seat)."),
+    players_count: Optional[int] = typer.Option(None, "--players", "-n", help="Number of players, for rummy."),
+    preset: Optional[str] = PresetOpt,
+    option: Optional[list[str]] = OptionOpt,
+) -> None:
+    """Play a match in the terminal against computer players."""
+    from .terminal import play_in_terminal
+
+    spec = game_spec(game)
+    extra = {"players": players_count} if players_count is not None else None
+    options = build_options(spec, preset, option, extra)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    state = spec.new_match(options, seed)
+    me = (seat or state.seats[0]).upper()
+    if me not in state.seats:
+        raise typer.BadParameter(f"{me} is not a seat; the seats are {' '.join(state.seats)}", param_hint="--seat")
+    others = [s for s in state.seats if s != me]
+    bots = _players_for(tuple(others), opponents, spec.id, random.Random(seed))
+    play_in_terminal(spec, state, me, bots, console, seed)  # type: ignore[arg-type]
+
+
+def main() -> None:  # console-script entry point
+    app()

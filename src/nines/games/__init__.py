@@ -1,0 +1,79 @@
+"""The games, each a pure rules package implementing :mod:`nines.games.contract`.
+
+:func:`get_game` finds a game by its id (``neuf``, ``elyigit``, ``rummy``) and returns its
+:class:`GameSpec`: everything generic code (command line, server, tournaments, replay)
+needs to create and drive a match without knowing the game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .contract import GameState, OptionsError, options_from_mapping
+
+# game id -> module defining SPEC; a game is added here and nowhere else
+GAME_MODULES: dict[str, str] = {
+    "neuf": "nines.games.neuf.spec",
+    "elyigit": "nines.games.elyigit.spec",
+    "rummy": "nines.games.rummy.spec",
+}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How to make and describe matches of one game."""
+
+    id: str
+    title: str
+    summary: str
+    state_type: type[GameState]
+    options_type: type
+    presets: Mapping[str, Any]
+    default_preset: str = "standard"
+
+    def options(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None) -> Any:
+        """Options from a named preset (default: the standard game) with overrides applied."""
+        name = preset or self.default_preset
+        if name not in self.presets:
+            raise OptionsError(
+                f"unknown preset {name!r} for {self.id}; the presets are: {', '.join(self.presets)}"
+            )
+        return options_from_mapping(self.options_type, dict(overrides or {}), base=self.presets[name])
+
+    def options_from_record(self, values: Mapping[str, Any]) -> Any:
+        return options_from_mapping(self.options_type, values)
+
+    def new_match(self, options: Any = None, seed: int = 0) -> GameState:
+        return self.state_type(options if options is not None else self.options(), seed)
+
+
+class UnknownGame(ValueError):
+    """No game has that id."""
+
+
+def available_games() -> list[str]:
+    """Ids of the games whose rules are installed."""
+    found = []
+    for game_id in GAME_MODULES:
+        try:
+            get_game(game_id)
+        except UnknownGame:
+            continue
+        found.append(game_id)
+    return found
+
+
+def get_game(game_id: str) -> GameSpec:
+    module_name = GAME_MODULES.get(str(game_id).lower())
+    if module_name is None:
+        raise UnknownGame(f"unknown game {game_id!r}; the games are: {', '.join(GAME_MODULES)}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name and module_name.startswith(error.name):
+            raise UnknownGame(f"the game {game_id!r} is not available in this version") from None
+        raise
+    return module.SPEC

@@ -1,0 +1,310 @@
+"""The contract every game implements: options, state, actions, errors, views, records.
+
+Written once here and used by every game (see DESIGN.md, "The game contract"):
+
+* **Options** are a frozen dataclass per game; :func:`options_from_mapping` builds one
+  from loose text (command line, web form, record) and refuses unknown names.
+* **State** (:class:`GameState`) is a whole match: it is created from options and a
+  seed, says whose turn it is, lists the legal actions, applies one action at a time
+  and refuses anything else with a typed error, leaving itself unchanged.
+* **Actions** are small frozen values whose text form round-trips through the game's
+  ``parse_action``; each also has a record form (a flat dict).
+* **Views** hold exactly what one seat may know.
+* **Records** are plain JSON-able dicts (``nines-record/1``); ``nines.record`` replays them.
+
+This module has no I/O and no clock: it is part of the pure rules layer.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+__all__ = [
+    "RulesError",
+    "IllegalAction",
+    "OutOfTurn",
+    "MatchOver",
+    "OptionsError",
+    "Action",
+    "GameState",
+    "options_from_mapping",
+    "options_to_dict",
+    "RECORD_FORMAT",
+    "plain",
+]
+
+RECORD_FORMAT = "nines-record/1"
+
+
+class RulesError(ValueError):
+    """Something the rules do not allow.  The message says what was wrong and what is allowed."""
+
+
+class IllegalAction(RulesError):
+    """The action is not legal for the seat to act in this position."""
+
+
+class OutOfTurn(RulesError):
+    """A seat tried to act when it is not that seat's turn."""
+
+
+class MatchOver(IllegalAction):
+    """The match has ended; no more actions are taken."""
+
+
+class OptionsError(RulesError):
+    """Unknown, malformed or inconsistent options."""
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A move: frozen, hashable, ``str(action)`` is its text form (``play 9H``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def to_record(self) -> dict[str, Any]:
+        """The flat record form, e.g. ``{"action": "play", "card": "9H"}``."""
+        ...
+
+
+A = TypeVar("A", bound=Action)
+O = TypeVar("O")
+
+
+class GameState(ABC):
+    """A whole match of one game, advanced one action at a time.
+
+    Subclasses implement the ``_`` hooks; the public methods here enforce the common
+    behaviour: validation before any change, typed errors that teach, an action log.
+    """
+
+    game_id: ClassVar[str]
+
+    def __init__(self, options: Any, seed: int) -> None:
+        self.options = options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        # (seat that acted, action) in order, for the whole match: the event log.
+        self.log: list[tuple[str, Action]] = []
+
+    # -- what subclasses provide -------------------------------------------------
+
+    @property
+    @abstractmethod
+    def seats(self) -> tuple[str, ...]:
+        """The playing seats in clockwise order."""
+
+    @property
+    @abstractmethod
+    def to_act(self) -> str | None:
+        """The seat whose turn it is (``None`` once the match is over)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to act, sorted and without repeats."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out an action already known to be legal."""
+
+    @abstractmethod
+    def why_illegal(self, action: Action) -> str:
+        """One sentence saying why ``action`` is not legal now and what is."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the match has ended."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> list[str]:
+        """The winning seats (or sides) once the match is over; empty before."""
+
+    @abstractmethod
+    def view(self, seat: str | None) -> Any:
+        """What ``seat`` may know; ``None`` is a spectator, who sees no hidden card."""
+
+    @abstractmethod
+    def record(self) -> dict[str, Any]:
+        """The match so far as a ``nines-record/1`` dict."""
+
+    @classmethod
+    @abstractmethod
+    def parse_action(cls, text: str) -> Action:
+        """Read an action's text form (``play 9H``); raises :class:`IllegalAction` if malformed."""
+
+    @classmethod
+    def action_from_record(cls, entry: Mapping[str, Any]) -> Action:
+        """Read an action from its record form; by default via its text form."""
+        parts = [str(entry["action"])]
+        parts += [str(v) for k, v in entry.items() if k not in ("action", "seat")]
+        return cls.parse_action(" ".join(parts))
+
+    def controller_of(self, seat: str) -> str:
+        """The seat that decides for ``seat`` (a declarer plays the dummy)."""
+        return seat
+
+    # -- the common behaviour ----------------------------------------------------
+
+    @property
+    def acting_seat(self) -> str | None:
+        """The seat whose player must decide now (the controller of :attr:`to_act`)."""
+        seat = self.to_act
+        return None if seat is None else self.controller_of(seat)
+
+    def check(self, action: Action, by: str | None = None) -> None:
+        """Raise the error ``apply`` would raise, without changing anything."""
+        if self.is_over:
+            raise MatchOver("the match is over; no more moves can be made")
+        to_act = self.to_act
+        assert to_act is not None
+        if by is not None and by != self.controller_of(to_act):
+            mover = self.controller_of(to_act)
+            whose = to_act if mover == to_act else f"{to_act} (played by {mover})"
+            raise OutOfTurn(f"it is not {by}'s turn: {whose} is to act")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not an action of this game")
+        if action not in self.legal_actions():
+            raise IllegalAction(self.why_illegal(action))
+
+    def can_apply(self, action: Action, by: str | None = None) -> bool:
+        try:
+            self.check(action, by)
+        except RulesError:
+            return False
+        return True
+
+    def apply(self, action: Action | str, by: str | None = None) -> None:
+        """Apply an action (or its text) for the seat to act.
+
+        ``by`` names who is sending it; if given it must be the seat to act (or the
+        player controlling it).  A refused action raises a :class:`RulesError`
+        subclass and leaves the state exactly as it was.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        self.check(action, by)
+        seat = self.to_act
+        assert seat is not None
+        self._apply(action)
+        self.log.append((seat, action))
+
+    def clone(self) -> GameState:
+        return copy.deepcopy(self)
+
+
+def plain(value: Any) -> Any:
+    """A view or record value as JSON-able data: cards as codes, dataclasses as dicts."""
+    if hasattr(value, "code") and hasattr(value, "is_joker"):  # a Card
+        return value.code
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [plain(v) for v in value]
+    return value
+
+
+# -- options ------------------------------------------------------------------------
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """Every option as JSON-able values (tuples become lists, enums their value)."""
+    out: dict[str, Any] = {}
+    for field in dataclasses.fields(options):
+        out[field.name] = _jsonable(getattr(options, field.name))
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "value") and not isinstance(value, (int, float, str, bool)):
+        return value.value
+    return value
+
+
+def options_from_mapping(cls: type[O], mapping: Mapping[str, Any], base: O | None = None) -> O:
+    """Build an options dataclass from loose values, refusing unknown names.
+
+    Values may be text as typed on a command line (``"true"``, ``"6"``,
+    ``"H,D,C,S,NT"``).  ``base`` supplies the values not given (a preset).
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints = typing.get_type_hints(cls)
+    unknown = sorted(set(mapping) - set(fields))
+    if unknown:
+        raise OptionsError(
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"the options are: {', '.join(fields)}"
+        )
+    values: dict[str, Any] = {}
+    for name, raw in mapping.items():
+        values[name] = _coerce(name, raw, hints[name])
+    if base is not None:
+        return dataclasses.replace(base, **values)  # type: ignore[type-var]
+    return cls(**values)
+
+
+def _coerce(name: str, raw: Any, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if raw is None or (isinstance(raw, str) and raw.lower() in ("none", "null", "")):
+            if type(None) in args:
+                return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(name, raw, arg)
+            except OptionsError:
+                continue
+        raise OptionsError(f"option {name}: {raw!r} is not an allowed value")
+    if origin is typing.Literal:
+        if raw in args:
+            return raw
+        text = str(raw)
+        for arg in args:
+            if str(arg) == text:
+                return arg
+        raise OptionsError(f"option {name} must be one of {', '.join(map(str, args))}, not {raw!r}")
+    if hint is bool:
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise OptionsError(f"option {name} is yes or no (true/false), not {raw!r}")
+    if hint is int:
+        if isinstance(raw, bool):
+            raise OptionsError(f"option {name} is a whole number, not {raw!r}")
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            raise OptionsError(f"option {name} is a whole number, not {raw!r}") from None
+    if hint is str:
+        return str(raw)
+    if origin is tuple:
+        items: Sequence[Any]
+        if isinstance(raw, str):
+            items = [part for part in raw.replace(" ", ",").split(",") if part]
+        elif isinstance(raw, (list, tuple)):
+            items = raw
+        else:
+            raise OptionsError(f"option {name} is a list (comma separated), not {raw!r}")
+        item_hint = args[0] if args else str
+        return tuple(_coerce(name, item, item_hint) for item in items)
+    return raw

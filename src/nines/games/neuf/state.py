@@ -1,0 +1,421 @@
+"""A match of Le Neuf: deal, exchange with the spare hand, thirteen tricks, quota scoring.
+
+Rules applied here are specified in RULES.md, chapter "Le Neuf"; the comments name them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ...cards import Card, Suit, ace_high, deck_52, format_cards, shuffled, sort_hand
+from ..contract import RECORD_FORMAT, Action, GameState, IllegalAction, options_to_dict
+from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
+from .actions import Exchange, Keep, parse_neuf_action
+from .options import NeufOptions
+from .view import NeufView, RememberedHand
+
+SPARE = "spare"
+
+
+@dataclass
+class PresetDeal:
+    """A deal given instead of shuffled: for hand-made positions in tests and analysis."""
+
+    dealer: str
+    hands: Mapping[str, Sequence[Card]]
+    spare: Sequence[Card] = ()
+
+
+@dataclass
+class Deal:
+    """Everything about the deal in progress (and, once finished, its history)."""
+
+    number: int
+    dealer: str
+    trump: Suit | None
+    dealt: dict[str, list[Card]]  # as dealt, before any exchange; "spare" included
+    hands: dict[str, list[Card]]  # what each seat holds now
+    centre: list[Card]  # the hand lying in the centre during the exchange
+    cut: dict[str, Any]
+    exchange_order: list[str]
+    phase: str = "exchange"  # exchange -> play -> done
+    decisions: dict[str, str] = field(default_factory=dict)  # seat -> keep/exchange
+    centre_from: str = SPARE  # whose hand lies in the centre (the spare, or a seat that left it)
+    left_behind: dict[str, list[Card]] = field(default_factory=dict)  # what an exchanger left
+    set_aside: list[Card] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)  # completed
+    trick: Trick | None = None
+    won: dict[str, int] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    scores_after: dict[str, int] | None = None
+
+
+class NeufState(GameState):
+    """A whole match of Le Neuf under the given options."""
+
+    game_id: ClassVar[str] = "neuf"
+    options: NeufOptions
+
+    def __init__(self, options: NeufOptions | None = None, seed: int = 0, *, preset_deal: PresetDeal | None = None) -> None:
+        super().__init__(options or NeufOptions(), seed)
+        opts = self.options
+        self.scores: dict[str, int] = {side: opts.start_score for side in opts.sides}
+        self.deals: list[Deal] = []
+        self._winners: list[str] = []
+        self._over = False
+        first_dealer = opts.first_dealer or (preset_deal.dealer if preset_deal else self.rng.choice(opts.seats))
+        self._start_deal(first_dealer, preset_deal)
+
+    # -- seats and turn ---------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.options.seats
+
+    def left_of(self, seat: str) -> str:
+        """The next seat clockwise (play, dealing and the exchange go this way)."""
+        seats = self.seats
+        return seats[(seats.index(seat) + 1) % len(seats)]
+
+    def right_of(self, seat: str) -> str:
+        seats = self.seats
+        return seats[(seats.index(seat) - 1) % len(seats)]
+
+    @property
+    def deal(self) -> Deal:
+        return self.deals[-1]
+
+    @property
+    def to_act(self) -> str | None:
+        if self._over:
+            return None
+        deal = self.deal
+        if deal.phase == "exchange":
+            return deal.exchange_order[len(deal.decisions)]
+        assert deal.trick is not None
+        if not deal.trick.plays:
+            return deal.trick.leader
+        return self.left_of(deal.trick.plays[-1][0])
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self._winners)
+
+    # -- dealing ---------------------------------------------------------------------
+
+    def _start_deal(self, dealer: str, preset: PresetDeal | None = None) -> None:
+        opts = self.options
+        number = len(self.deals) + 1
+        trump = parse_trump(opts.trump_cycle[(number - 1) % len(opts.trump_cycle)])
+        seats = self.seats
+        # Deal one card at a time clockwise from the dealer's left; in the three-player
+        # game the spare hand takes a card at the end of each round.
+        receivers = [self.left_of(dealer)]
+        while len(receivers) < len(seats):
+            receivers.append(self.left_of(receivers[-1]))
+        if opts.form == "three":
+            receivers.append(SPARE)
+        cut: dict[str, Any]
+        if preset is not None:
+            dealt = {seat: list(preset.hands[seat]) for seat in seats}
+            if opts.form == "three":
+                dealt[SPARE] = list(preset.spare)
+            cut = {"by": self.right_of(dealer), "at": None}
+        else:
+            deck = shuffled(deck_52(), self.rng)
+            # The player on the dealer's right cuts the pack.
+            at = self.rng.randint(4, 48)
+            deck = deck[at:] + deck[:at]
+            cut = {"by": self.right_of(dealer), "at": at}
+            dealt = {r: [] for r in receivers}
+            for i, card in enumerate(deck):
+                dealt[receivers[i % len(receivers)]].append(card)
+        hands = {seat: list(dealt[seat]) for seat in seats}
+        if opts.has_exchange:
+            first = dealer if opts.dealer_exchanges_first else self.left_of(dealer)
+            order = [first]
+            while len(order) < len(seats):
+                order.append(self.left_of(order[-1]))
+        else:
+            order = []
+        deal = Deal(
+            number=number,
+            dealer=dealer,
+            trump=trump,
+            dealt=dealt,
+            hands=hands,
+            centre=list(dealt.get(SPARE, [])),
+            cut=cut,
+            exchange_order=order,
+            won={seat: 0 for seat in seats},
+        )
+        self.deals.append(deal)
+        if not order:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        deal = self.deal
+        deal.phase = "play"
+        # The last hand in the centre is set aside unseen until the deal is over.
+        deal.set_aside = list(deal.centre)
+        deal.centre = []
+        # The player on the dealer's left leads to the first trick.
+        deal.trick = Trick(self.left_of(deal.dealer))
+
+    # -- legal actions ---------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        if self._over:
+            return []
+        deal = self.deal
+        if deal.phase == "exchange":
+            return [Exchange(), Keep()]
+        seat = self.to_act
+        assert seat is not None and deal.trick is not None
+        # Follow suit if you can; otherwise any card.
+        return sorted(Play(card) for card in follow_suit(deal.hands[seat], deal.trick))
+
+    def why_illegal(self, action: Action) -> str:
+        deal = self.deal
+        seat = self.to_act
+        if deal.phase == "exchange":
+            return f"{seat} is deciding on the exchange: 'exchange' to take the hand in the centre or 'keep'"
+        if not isinstance(action, Play):
+            return f"it is time to play a card: {seat} plays one of {self._legal_text()}"
+        assert seat is not None and deal.trick is not None
+        if action.card not in deal.hands[seat]:
+            return f"{action.card.code} is not in {seat}'s hand; playable: {self._legal_text()}"
+        led = deal.trick.led_suit
+        assert led is not None
+        return (
+            f"{seat} must follow suit: {led.name.lower()} were led and {seat} holds "
+            f"{format_cards(c for c in deal.hands[seat] if c.suit == led)}"
+        )
+
+    def _legal_text(self) -> str:
+        return " ".join(a.card.code for a in self.legal_actions() if isinstance(a, Play))
+
+    # -- applying --------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        deal = self.deal
+        seat = self.to_act
+        assert seat is not None
+        deal.actions.append({"seat": seat, **action.to_record()})
+        if isinstance(action, (Exchange, Keep)):
+            self._exchange(seat, isinstance(action, Exchange))
+        else:
+            assert isinstance(action, Play)
+            self._play(seat, action.card)
+
+    def _exchange(self, seat: str, take: bool) -> None:
+        deal = self.deal
+        if take:
+            # Take the whole hand lying in the centre; leave one's own in its place.
+            own = deal.hands[seat]
+            deal.hands[seat] = deal.centre
+            deal.centre = own
+            deal.left_behind[seat] = list(own)
+            deal.centre_from = seat
+        deal.decisions[seat] = "exchange" if take else "keep"
+        if len(deal.decisions) == len(deal.exchange_order):
+            self._start_play()
+
+    def _play(self, seat: str, card: Card) -> None:
+        deal = self.deal
+        trick = deal.trick
+        assert trick is not None
+        deal.hands[seat].remove(card)
+        trick.plays.append((seat, card))
+        if len(trick.plays) < len(self.seats):
+            return
+        # Highest trump wins, or the highest card of the suit led; the winner leads next.
+        winner = trick.winner(deal.trump, ace_high)
+        deal.won[winner] += 1
+        deal.tricks.append(trick)
+        if self.options.instant_win and self._instant_winner(winner):
+            return
+        if len(deal.tricks) == 13:
+            self._finish_deal()
+        else:
+            deal.trick = Trick(winner)
+
+    def _side_tricks(self) -> dict[str, int]:
+        opts = self.options
+        totals = {side: 0 for side in opts.sides}
+        for seat, n in self.deal.won.items():
+            totals[opts.side_of(seat)] += n
+        return totals
+
+    def _instant_winner(self, winner: str) -> bool:
+        """House rule: reaching zero during play wins the match on the spot."""
+        opts = self.options
+        side = opts.side_of(winner)
+        tricks = self._side_tricks()[side]
+        if tricks > opts.side_quota and self.scores[side] - (tricks - opts.side_quota) <= 0:
+            deal = self.deal
+            deal.trick = None
+            deal.phase = "done"
+            self.scores[side] -= tricks - opts.side_quota
+            deal.result = {
+                "tricks": dict(deal.won),
+                "side_tricks": self._side_tricks(),
+                "score_change": {s: (opts.side_quota - tricks if s == side else 0) for s in opts.sides},
+                "set_aside": [c.code for c in deal.set_aside],
+                "instant_win": side,
+            }
+            deal.scores_after = dict(self.scores)
+            self._over = True
+            self._winners = [side]
+            return True
+        return False
+
+    def _finish_deal(self) -> None:
+        opts = self.options
+        deal = self.deal
+        deal.trick = None
+        deal.phase = "done"
+        side_tricks = self._side_tricks()
+        # Quota scoring: one point off per trick over the quota, one on per trick short.
+        change = {side: opts.side_quota - side_tricks[side] for side in opts.sides}
+        for side, delta in change.items():
+            self.scores[side] += delta
+        deal.result = {
+            "tricks": dict(deal.won),
+            "side_tricks": side_tricks,
+            "score_change": change,
+            "set_aside": [c.code for c in deal.set_aside],
+        }
+        deal.scores_after = dict(self.scores)
+        # The match ends when anyone reaches zero or less; the lowest score wins and
+        # equal lowest scores are joint winners.
+        if min(self.scores.values()) <= 0:
+            low = min(self.scores.values())
+            self._over = True
+            self._winners = [side for side in opts.sides if self.scores[side] == low]
+        else:
+            self._start_deal(self.left_of(deal.dealer))
+
+    # -- views -----------------------------------------------------------------------
+
+    def view(self, seat: str | None) -> NeufView:
+        """What ``seat`` may know now (``None``: a spectator)."""
+        if seat is not None and seat not in self.seats:
+            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}")
+        deal = self.deal
+        opts = self.options
+        remembered = None
+        if seat is not None and seat in deal.left_behind:
+            # A player who exchanged knows the hand they left, and sees where it went.
+            cards = deal.left_behind[seat]
+            holder = next((s for s in deal.decisions if _took_from(deal, s) == seat), None)
+            where = holder or ("centre" if deal.phase == "exchange" else "set-aside")
+            played = {c for t in deal.tricks for c in t.cards} | set(deal.trick.cards if deal.trick else [])
+            remembered = RememberedHand(
+                cards=tuple(sort_hand(cards)),
+                now_with=where,
+                unplayed=tuple(sort_hand(c for c in cards if c not in played)),
+            )
+        to_act = self.to_act
+        finished = [d for d in self.deals if d.phase == "done"]
+        last = deal.tricks[-1] if deal.tricks else None
+        return NeufView(
+            seat=seat,
+            seats=self.seats,
+            form=opts.form,
+            deal_number=deal.number,
+            dealer=deal.dealer,
+            trump=trump_code(deal.trump),
+            phase="over" if self._over else deal.phase,
+            hand=tuple(sort_hand(deal.hands[seat])) if seat is not None else (),
+            hand_sizes={s: len(deal.hands[s]) for s in self.seats},
+            exchange_order=tuple(deal.exchange_order),
+            exchanges={s: d for s, d in deal.decisions.items()},
+            centre_from=deal.centre_from if deal.phase == "exchange" else None,
+            remembered=remembered,
+            trick=TrickView.of(deal.trick) if deal.trick else None,
+            tricks_played=tuple(TrickView.of(t, deal.trump, ace_high) for t in deal.tricks),
+            last_trick=TrickView.of(last, deal.trump, ace_high) if last is not None else None,
+            tricks_won=dict(deal.won),
+            quota=opts.side_quota,
+            sides=opts.sides,
+            scores=dict(self.scores),
+            score_sheet=tuple(self.score_sheet()),
+            to_act=to_act,
+            legal=tuple(str(a) for a in self.legal_actions()) if seat is not None and seat == to_act else (),
+            winners=tuple(self._winners),
+            previous_deal=self._deal_record(finished[-1]) if finished else None,
+        )
+
+    # -- score sheet and records -----------------------------------------------------
+
+    def score_sheet(self) -> list[dict[str, Any]]:
+        """Seed 000's sheet: the trump of each deal, the running scores, the falling total."""
+        opts = self.options
+        start = {side: opts.start_score for side in opts.sides}
+        rows = [{"deal": 0, "dealer": None, "trump": None, "scores": start, "total": sum(start.values())}]
+        for deal in self.deals:
+            if deal.scores_after is None:
+                continue
+            rows.append({
+                "deal": deal.number,
+                "dealer": deal.dealer,
+                "trump": trump_code(deal.trump),
+                "scores": dict(deal.scores_after),
+                "total": sum(deal.scores_after.values()),
+            })
+        return rows
+
+    def _deal_record(self, deal: Deal) -> dict[str, Any]:
+        hands = {k: [c.code for c in v] for k, v in deal.dealt.items()}
+        return {
+            "number": deal.number,
+            "dealer": deal.dealer,
+            "trump": None if deal.trump is None else deal.trump.value,
+            "cut": deal.cut,
+            "hands": hands,
+            "actions": [dict(a) for a in deal.actions],
+            "tricks": [t.to_record() for t in deal.tricks],
+            "result": deal.result,
+            "scores": deal.scores_after,
+        }
+
+    def record(self, players: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game_id,
+            "options": options_to_dict(self.options),
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "sides": list(self.options.sides),
+            "players": dict(players or {}),
+            "deals": [self._deal_record(d) for d in self.deals],
+            "score_sheet": self.score_sheet(),
+            "final_scores": dict(self.scores),
+            "winners": list(self._winners),
+        }
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse_neuf_action(text)
+
+
+def _took_from(deal: Deal, seat: str) -> str | None:
+    """Whose hand ``seat`` took in the exchange: the spare or an earlier exchanger's."""
+    previous = SPARE
+    for s in deal.exchange_order:
+        if deal.decisions.get(s) == "exchange":
+            if s == seat:
+                return previous
+            previous = s
+    return None
+
+
+__all__ = ["NeufState", "PresetDeal", "SPARE", "parse_play"]
