@@ -13,6 +13,7 @@ from rich.console import Console
 
 from ..bots import UnknownPlayer, make_player, play_match
 from ..record import RecordError, replay as replay_record
+from .commands import register_all
 from .options import build_options, game_spec
 
 app = typer.Typer(
@@ -130,6 +131,9 @@ def play(
     others = [s for s in state.seats if s != me]
     bots = _players_for(tuple(others), opponents, spec.id, random.Random(seed))
     play_in_terminal(spec, state, me, bots, console, seed)  # type: ignore[arg-type]
+
+
+register_all(app)
 
 
 def main() -> None:  # console-script entry point
