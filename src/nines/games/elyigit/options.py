@@ -1,0 +1,203 @@
+"""Elyigit's Nines options: every rule the seed leaves open is a field, every variant a preset.
+
+The defaults are the seed's game read literally (seed 003): bids from 5 to 9, the
+auction closing on three passes after a bid, a deal nobody bids thrown in and dealt
+again by the next dealer, suit trumps only, the defender on the declarer's left leading,
+the compulsory rule in full (beat the led suit, trump, over-trump, under-trump, even
+over a partner), and play stopping once a side has its target but never before the
+third trick.  The match scoring is the project's own (the seed has none); RULES.md,
+chapter "Elyigit's Nines", explains each option and why its default was chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..contract import OptionsError
+from .play_rules import PlayRules
+
+SEATS: tuple[str, ...] = ("N", "E", "S", "W")
+"""The four fixed seats, clockwise; partners sit opposite."""
+
+SIDES: tuple[str, ...] = ("NS", "EW")
+"""The two partnerships."""
+
+TRICKS_PER_DEAL = 9
+"""Thirty-six cards, four hands of nine: nine tricks."""
+
+NoBid = Literal["redeal", "dealer"]
+FirstLeader = Literal["left-of-declarer", "declarer", "left-of-dealer"]
+FirstBidder = Literal["left-of-dealer", "dealer"]
+
+
+def side_of(seat: str) -> str:
+    """``NS`` or ``EW``: partners sit opposite."""
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def partner_of(seat: str) -> str:
+    """The seat opposite."""
+    return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+def left_of(seat: str) -> str:
+    """The next seat clockwise (bidding, dealing and play go this way)."""
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def other_side(side: str) -> str:
+    return "EW" if side == "NS" else "NS"
+
+
+@dataclass(frozen=True)
+class ElyigitOptions:
+    """How a match of Elyigit's Nines is played."""
+
+    # -- the auction --------------------------------------------------------------
+
+    min_bid: int = 5
+    """The lowest bid.  Five of nine tricks is a majority, so every contract is a claim
+    to take most of the tricks; the highest bid is always nine (all of them)."""
+
+    first_bidder: FirstBidder = "left-of-dealer"
+    """Who speaks first in the auction: the player on the dealer's left, or the dealer."""
+
+    no_bid: NoBid = "redeal"
+    """When all four pass without a bid: ``redeal`` throws the deal in and the next
+    dealer deals again (nobody scores); ``dealer`` gives the dealer a forced contract of
+    :attr:`min_bid` (as in Batak)."""
+
+    no_trumps: bool = False
+    """Whether the declarer may name no trumps.  The seed says the declarer "names a
+    trump suit", so the standard game has suit trumps only."""
+
+    # -- the play -----------------------------------------------------------------
+
+    first_leader: FirstLeader = "left-of-declarer"
+    """Who leads to the first trick: the defender on the declarer's left (as at bridge,
+    the other game with a dummy), the declarer (as in Batak), or the player on the
+    dealer's left.  Later tricks are led by the winner of the trick before."""
+
+    must_beat_led_suit: bool = True
+    """Holding the led suit, a player must beat the best card of that suit on the table
+    when they can, even if the trick has been trumped."""
+
+    must_trump: bool = True
+    """Void in the led suit, a player holding a trump must play one."""
+
+    must_overtrump: bool = True
+    """When trumping, a player must beat the best trump already on the table when they can."""
+
+    must_undertrump: bool = True
+    """A player who must trump but cannot beat a trump already down must still trump
+    (under-trump); when false they may then play any card."""
+
+    partner_exemption: bool = False
+    """Belote's relaxation: while one's partner is winning the trick, one need only
+    follow suit (any card of it), and a player void in the led suit may play any card.
+    The seed says there is no exception for partner, so this is off."""
+
+    # -- the end of the hand --------------------------------------------------------
+
+    play_out: bool = False
+    """Play all nine tricks.  When false, play stops at the end of the trick in which a
+    side reaches its target, but never before :attr:`min_tricks` tricks."""
+
+    min_tricks: int = 3
+    """The seed's "the hand plays on to trick three": the fewest tricks played in a
+    hand even when a side reaches its target sooner (a contract of 8 or 9 can be
+    defeated in the first trick or two)."""
+
+    # -- scoring (the project's own; the seed gives none) ---------------------------
+
+    overtrick_points: int = 1
+    """Points for each trick the declarers take beyond their bid (on top of the bid)."""
+
+    undertrick_points: int = 1
+    """Points the defenders score, on top of the bid, for each trick the declarers
+    fell short of it (the tricks not played counted as the declarers')."""
+
+    target: int = 50
+    """The match ends after the deal in which a side reaches this many points."""
+
+    first_dealer: str | None = None
+    """Seat that deals first; ``None`` draws it at random from the match seed."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_bid <= TRICKS_PER_DEAL:
+            raise OptionsError(f"min_bid must be between 1 and {TRICKS_PER_DEAL} tricks, not {self.min_bid}")
+        if self.no_bid not in ("redeal", "dealer"):
+            raise OptionsError(f"no_bid must be redeal or dealer, not {self.no_bid!r}")
+        if self.first_bidder not in ("left-of-dealer", "dealer"):
+            raise OptionsError(f"first_bidder must be left-of-dealer or dealer, not {self.first_bidder!r}")
+        if self.first_leader not in ("left-of-declarer", "declarer", "left-of-dealer"):
+            raise OptionsError(
+                f"first_leader must be left-of-declarer, declarer or left-of-dealer, not {self.first_leader!r}"
+            )
+        if not self.must_trump and (self.must_overtrump or self.must_undertrump):
+            raise OptionsError(
+                "must_overtrump and must_undertrump say how a player who must trump does it: "
+                "with must_trump=false set them to false as well"
+            )
+        if not 1 <= self.min_tricks <= TRICKS_PER_DEAL:
+            raise OptionsError(f"min_tricks must be between 1 and {TRICKS_PER_DEAL}, not {self.min_tricks}")
+        if self.overtrick_points < 0 or self.undertrick_points < 0:
+            raise OptionsError("overtrick_points and undertrick_points cannot be negative")
+        if self.target < 1:
+            raise OptionsError("target must be at least 1 point")
+        if self.first_dealer is not None:
+            seat = str(self.first_dealer).upper()
+            if seat not in SEATS:
+                raise OptionsError(f"first_dealer must be one of {' '.join(SEATS)}, not {self.first_dealer!r}")
+            object.__setattr__(self, "first_dealer", seat)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return SEATS
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return SIDES
+
+    @property
+    def bids(self) -> range:
+        """Every bid allowed, lowest first."""
+        return range(self.min_bid, TRICKS_PER_DEAL + 1)
+
+    @property
+    def play_rules(self) -> PlayRules:
+        """The compulsory-play clauses in force, for :func:`legal_plays`."""
+        return PlayRules(
+            must_beat_led_suit=self.must_beat_led_suit,
+            must_trump=self.must_trump,
+            must_overtrump=self.must_overtrump,
+            must_undertrump=self.must_undertrump,
+            partner_exemption=self.partner_exemption,
+        )
+
+
+_STANDARD = ElyigitOptions()
+
+PRESETS: dict[str, ElyigitOptions] = {
+    # seed 003 read literally
+    "standard": _STANDARD,
+    # every trick is played, so overtricks and undertricks are counted in full
+    "play-out": replace(_STANDARD, play_out=True),
+    # Batak's customs for what the seed leaves open: the declarer leads, and a deal
+    # nobody bids is the dealer's forced contract
+    "declarer-leads": replace(_STANDARD, first_leader="declarer"),
+    "forced-dealer": replace(_STANDARD, no_bid="dealer"),
+    # the declarer may name no trumps
+    "no-trumps": replace(_STANDARD, no_trumps=True),
+    # Belote: no obligation to overtake or to trump while one's partner is winning
+    "partner-exemption": replace(_STANDARD, partner_exemption=True),
+    # no obligation to under-trump: a player who cannot beat the trump down plays freely
+    "no-undertrump": replace(_STANDARD, must_undertrump=False),
+    # trump when void, but any trump will do
+    "any-trump": replace(_STANDARD, must_overtrump=False),
+    # whist and bridge: follow suit if you can, otherwise play anything
+    "follow-suit": replace(
+        _STANDARD, must_beat_led_suit=False, must_trump=False, must_overtrump=False, must_undertrump=False
+    ),
+}
