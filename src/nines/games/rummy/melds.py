@@ -1,0 +1,393 @@
+"""Runs and monkeys: exact validation of a set, and enumeration of the sets a hand can lay.
+
+Rules applied (seed 002, RULES.md "Nines rummy"):
+
+* a **run** is a line of consecutive ranks in one suit; the ace is low (A-2-3) or
+  high (Q-K-A), never between a king and a two (K-A-2);
+* a **monkey** is 3 or 4 cards of one rank in different suits; it holds at least one
+  natural card of its rank (wilds alone may make a run, not a monkey);
+* a **wild** (a printed joker, or a card of the wild rank) may stand for any card a
+  run or monkey needs, and says which when it is laid (``JK=9H``); a card of the wild
+  rank may also be played as itself (``TH``).
+
+A run's cards sit at *positions* 1 to 14: position 1 is the low ace, 2 to 13 the pip
+and court ranks, 14 the high ace.  A run is an unbroken stretch of positions.  When a
+set of cards could lie either way (an ace with every rank from two to king), the ace
+is taken as low: the run then waits for its high ace, which changes nothing a player
+can do with it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from ...cards import JOKER, SUITS, Card, NotationError, Rank, Suit, parse_card
+from ..contract import IllegalAction
+from .indicator import Wilds
+
+LOW_ACE = 1
+HIGH_ACE = 14
+RUN_MIN = 3
+"""Once a player has opened, a new run may have as few as three cards."""
+MONKEY_MIN = 3
+MONKEY_MAX = 4
+
+
+class MeldError(IllegalAction):
+    """The cards do not make a legal run or monkey; the message says why."""
+
+
+def rank_at(position: int) -> Rank:
+    """The rank at a run position (1 and 14 are both the ace)."""
+    if position in (LOW_ACE, HIGH_ACE):
+        return Rank.ACE
+    return Rank(position)
+
+
+def card_at(suit: Suit, position: int) -> Card:
+    return Card(rank_at(position), suit)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Placement:
+    """One card laid in a set and the card it stands for.
+
+    A natural card stands for itself (written ``9H``); a wild stands for the card it
+    was declared as when laid (written ``JK=9H`` or, for a card of the wild rank,
+    ``TC=9H``) and keeps that meaning for the rest of the hand.
+    """
+
+    card: Card
+    stands_for: Card
+
+    @classmethod
+    def natural(cls, card: Card) -> Placement:
+        return cls(card, card)
+
+    @classmethod
+    def parse(cls, text: str) -> Placement:
+        """Read ``9H`` (a card as itself) or ``JK=9H`` (a wild and what it stands for)."""
+        raw = str(text).strip()
+        card_text, sep, meaning_text = raw.partition("=")
+        try:
+            card = parse_card(card_text)
+            meaning = parse_card(meaning_text) if sep else card
+        except NotationError as error:
+            raise IllegalAction(f"{raw!r}: {error}") from None
+        if meaning.is_joker:
+            if card.is_joker:
+                raise IllegalAction(
+                    f"{raw!r}: a joker laid in a set must say which card it stands for, e.g. JK=9H"
+                )
+            raise IllegalAction(f"{raw!r}: a wild stands for a real card (rank and suit), never for a joker")
+        return cls(card, meaning)
+
+    @property
+    def is_natural(self) -> bool:
+        """Played as its own printed card (a card of the wild rank may be, too)."""
+        return self.card == self.stands_for
+
+    @property
+    def text(self) -> str:
+        return self.card.code if self.is_natural else f"{self.card.code}={self.stands_for.code}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# -- shapes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunShape:
+    """A legal run: its suit, its stretch of positions, its cards in order."""
+
+    suit: Suit
+    low: int
+    high: int
+    placements: tuple[Placement, ...]
+
+    @property
+    def kind(self) -> str:
+        return "run"
+
+
+@dataclass(frozen=True, slots=True)
+class MonkeyShape:
+    """A legal monkey: its rank and its cards in suit order (S H D C)."""
+
+    rank: Rank
+    placements: tuple[Placement, ...]
+
+    @property
+    def kind(self) -> str:
+        return "monkey"
+
+    @property
+    def suits(self) -> tuple[Suit, ...]:
+        return tuple(p.stands_for.suit for p in self.placements)  # type: ignore[misc]
+
+
+Shape = RunShape | MonkeyShape
+
+
+def check_wild_uses(placements: Sequence[Placement], wilds: Wilds) -> None:
+    """Every card standing for another card must be a wild (rule: only wilds stand in)."""
+    for p in placements:
+        if p.stands_for.is_joker:
+            raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
+        if not p.is_natural and not wilds.is_wild(p.card):
+            raise MeldError(
+                f"{p.card.code} is not wild in this hand, so it can only be played as itself, "
+                f"not as {p.stands_for.code} ({wilds.describe()})"
+            )
+
+
+def _run_positions(placements: Sequence[Placement]) -> list[int]:
+    """Positions of a run's cards, the ace placed low or high by what lies next to it."""
+    ranks = Counter(p.stands_for.rank for p in placements)
+    aces = ranks[Rank.ACE]
+    # the ace is high beside a king with no two; two aces take both ends
+    ace_high = Rank.KING in ranks and Rank.TWO not in ranks
+    positions = []
+    aces_seen = 0
+    for p in placements:
+        rank = p.stands_for.rank
+        assert rank is not None
+        if rank is Rank.ACE:
+            if aces == 2:
+                positions.append(LOW_ACE if aces_seen == 0 else HIGH_ACE)
+            else:
+                positions.append(HIGH_ACE if ace_high else LOW_ACE)
+            aces_seen += 1
+        else:
+            positions.append(rank.value)
+    return positions
+
+
+def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunShape:
+    """The run these cards make, or :class:`MeldError` saying why they make none."""
+    text = " ".join(p.text for p in placements)
+    if len(placements) < min_size:
+        raise MeldError(f"{text}: a run needs at least {min_size} cards here, not {len(placements)}")
+    suits = {p.stands_for.suit for p in placements}
+    if len(suits) != 1:
+        raise MeldError(f"{text}: a run is all one suit (a monkey is one rank in different suits)")
+    suit = next(iter(suits))
+    assert suit is not None
+    ranks = Counter(p.stands_for.rank for p in placements)
+    if ranks[Rank.ACE] > 2:
+        raise MeldError(f"{text}: a run holds the ace at most twice (low and high)")
+    ordered = sorted(placements, key=lambda p: (_rank_order(p.stands_for.rank), p.card))
+    positions = _run_positions(ordered)
+    pairs = sorted(zip(positions, ordered), key=lambda pair: pair[0])
+    seen = Counter(positions)
+    repeated = sorted({card_at(suit, pos).code for pos, n in seen.items() if n > 1})
+    if repeated:
+        raise MeldError(f"{text}: a run holds each rank once; {' '.join(repeated)} is there twice")
+    low, high = pairs[0][0], pairs[-1][0]
+    if high - low + 1 != len(pairs):
+        if Rank.KING in ranks and Rank.ACE in ranks and Rank.TWO in ranks:
+            raise MeldError(
+                f"{text}: a run does not turn the corner: the ace is low (A-2-3) or high (Q-K-A), never K-A-2"
+            )
+        missing = [card_at(suit, pos).code for pos in range(low, high + 1) if pos not in seen]
+        raise MeldError(f"{text}: the ranks are not consecutive (missing {' '.join(missing)})")
+    return RunShape(suit, low, high, tuple(p for _, p in pairs))
+
+
+def _rank_order(rank: Rank | None) -> int:
+    return 0 if rank is None else rank.value
+
+
+def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN) -> MonkeyShape:
+    """The monkey these cards make, or :class:`MeldError` saying why they make none."""
+    text = " ".join(p.text for p in placements)
+    ranks = {p.stands_for.rank for p in placements}
+    if len(ranks) != 1:
+        raise MeldError(f"{text}: a monkey is one rank in different suits")
+    rank = next(iter(ranks))
+    assert rank is not None
+    if not min_size <= len(placements) <= MONKEY_MAX:
+        need = "all four suits" if min_size == MONKEY_MAX else f"{min_size} or {MONKEY_MAX} cards"
+        raise MeldError(f"{text}: a monkey here needs {need}, not {len(placements)} cards")
+    suits = Counter(p.stands_for.suit for p in placements)
+    repeated = sorted(Card(rank, s).code for s, n in suits.items() if n > 1 and s is not None)
+    if repeated:
+        raise MeldError(f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice")
+    if all(not p.is_natural for p in placements):
+        raise MeldError(f"{text}: a monkey needs at least one natural card of its rank (wilds alone make only runs)")
+    ordered = tuple(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
+    return MonkeyShape(rank, ordered)
+
+
+def read_set(placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_MIN) -> Shape:
+    """The run or monkey these cards make (with the wilds as declared), or :class:`MeldError`."""
+    if not placements:
+        raise MeldError("a set needs cards")
+    check_wild_uses(placements, wilds)
+    if len({p.stands_for.rank for p in placements}) == 1 and len(placements) > 1:
+        return read_monkey(placements, max(min_size, MONKEY_MIN))
+    if len({p.stands_for.suit for p in placements}) == 1:
+        return read_run(placements, min_size)
+    text = " ".join(p.text for p in placements)
+    raise MeldError(
+        f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
+    )
+
+
+def canonical_order(placements: Iterable[Placement]) -> tuple[Placement, ...]:
+    """The order a set is written in: a run low to high, a monkey S H D C; else card order."""
+    items = list(placements)
+    try:
+        if len({p.stands_for.rank for p in items}) == 1 and len(items) > 1:
+            return read_monkey(items, 1).placements
+        if len({p.stands_for.suit for p in items}) == 1 and not any(p.stands_for.is_joker for p in items):
+            return read_run(items, 1).placements
+    except MeldError:
+        pass
+    return tuple(sorted(items, key=lambda p: (p.stands_for, p.card)))
+
+
+# -- enumeration ---------------------------------------------------------------------
+
+
+def wild_kinds(available: Counter[Card], wilds: Wilds) -> list[Card]:
+    """The different wild cards in a hand (a joker, and each card of the wild rank)."""
+    return sorted((card for card, n in available.items() if n > 0 and wilds.is_wild(card)), key=_card_key)
+
+
+def _card_key(card: Card) -> tuple[int, int, int]:
+    if card.is_joker:
+        return (1, 0, 0)
+    return (0, card.suit.index, card.rank.value)  # type: ignore[union-attr]
+
+
+def _fill(
+    needed: Sequence[Card],
+    available: Counter[Card],
+    kinds: Sequence[Card],
+    min_naturals: int = 0,
+) -> Iterator[tuple[Placement, ...]]:
+    """Every way to fill the needed cards, each by itself (natural) or by a wild from the hand."""
+    out: list[Placement] = []
+
+    def step(i: int, naturals: int) -> Iterator[tuple[Placement, ...]]:
+        if i == len(needed):
+            if naturals >= min_naturals:
+                yield tuple(out)
+            return
+        # not enough places left to reach the naturals required
+        if naturals + (len(needed) - i) < min_naturals:
+            return
+        want = needed[i]
+        if available[want] > 0:
+            available[want] -= 1
+            out.append(Placement(want, want))
+            yield from step(i + 1, naturals + 1)
+            out.pop()
+            available[want] += 1
+        for wild in kinds:
+            if wild != want and available[wild] > 0:
+                available[wild] -= 1
+                out.append(Placement(wild, want))
+                yield from step(i + 1, naturals)
+                out.pop()
+                available[wild] += 1
+
+    yield from step(0, 0)
+
+
+def enumerate_runs(
+    available: Counter[Card],
+    wilds: Wilds,
+    suits: Iterable[Suit],
+    min_size: int,
+    max_size: int,
+) -> Iterator[tuple[Placement, ...]]:
+    """Every distinct run the hand can lay in the given suits, ``min_size`` to ``max_size`` cards."""
+    pool = Counter({c: n for c, n in available.items() if n > 0})
+    kinds = wild_kinds(pool, wilds)
+    wild_total = sum(pool[k] for k in kinds)
+    max_size = min(max_size, HIGH_ACE)
+    for suit in suits:
+        have = [False] + [pool[card_at(suit, pos)] > 0 for pos in range(LOW_ACE, HIGH_ACE + 1)]
+        for low in range(LOW_ACE, HIGH_ACE + 1):
+            gaps = 0
+            for high in range(low, min(HIGH_ACE, low + max_size - 1) + 1):
+                if not have[high]:
+                    gaps += 1
+                if gaps > wild_total:
+                    break  # the stretch has more holes than the hand has wilds
+                size = high - low + 1
+                if size < min_size:
+                    continue
+                if low == 2 and high == HIGH_ACE:
+                    continue  # two to ace is written as ace to king (the ace taken low)
+                needed = [card_at(suit, pos) for pos in range(low, high + 1)]
+                yield from _fill(needed, pool, kinds)
+
+
+def enumerate_monkeys(
+    available: Counter[Card],
+    wilds: Wilds,
+    ranks: Iterable[Rank],
+    min_size: int,
+    max_size: int,
+) -> Iterator[tuple[Placement, ...]]:
+    """Every distinct monkey the hand can lay in the given ranks."""
+    pool = Counter({c: n for c, n in available.items() if n > 0})
+    kinds = wild_kinds(pool, wilds)
+    wild_total = sum(pool[k] for k in kinds)
+    low = max(min_size, MONKEY_MIN)
+    high = min(max_size, MONKEY_MAX)
+    for rank in ranks:
+        naturals = [s for s in SUITS if pool[Card(rank, s)] > 0]
+        if not naturals:
+            continue  # a monkey holds at least one natural card of its rank
+        for size in range(low, high + 1):
+            for suits in combinations(SUITS, size):
+                missing = sum(1 for s in suits if pool[Card(rank, s)] == 0)
+                if missing > wild_total or missing == size:
+                    continue
+                yield from _fill([Card(rank, s) for s in suits], pool, kinds, min_naturals=1)
+
+
+def fillers(want: Card, available: Counter[Card], wilds: Wilds) -> list[Placement]:
+    """The ways one card of the hand can take the place of ``want``: itself, or any wild."""
+    options = []
+    if available[want] > 0:
+        options.append(Placement(want, want))
+    for wild in wild_kinds(available, wilds):
+        if wild != want:
+            options.append(Placement(wild, want))
+    return options
+
+
+__all__ = [
+    "HIGH_ACE",
+    "JOKER",
+    "LOW_ACE",
+    "MONKEY_MAX",
+    "MONKEY_MIN",
+    "MeldError",
+    "MonkeyShape",
+    "Placement",
+    "RUN_MIN",
+    "RunShape",
+    "Shape",
+    "canonical_order",
+    "card_at",
+    "check_wild_uses",
+    "enumerate_monkeys",
+    "enumerate_runs",
+    "fillers",
+    "rank_at",
+    "read_monkey",
+    "read_run",
+    "read_set",
+    "wild_kinds",
+]

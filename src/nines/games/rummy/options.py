@@ -1,0 +1,122 @@
+"""Nines rummy options: every variant is a field here, every named variant a preset.
+
+The defaults are seed 002 as written plus the project's choices for what the seed
+leaves open (RULES.md, "Nines rummy", explains each one and why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..contract import OptionsError
+
+HAND_SIZE = 9
+"""Seed 002: deal exactly nine cards to each player."""
+
+DECK_SIZE = 54
+"""One deck: 52 standard cards and two printed jokers."""
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+ONE_DECK_MAX_PLAYERS = 4
+"""Seed 002: one deck for 2 to 4 players, two decks for 5 to 8."""
+
+
+@dataclass(frozen=True)
+class RummyOptions:
+    """How a session of Nines rummy is played."""
+
+    players: int = 4
+    """Number of players, 2 to 8; the seats are ``1`` to ``n``, clockwise."""
+
+    decks: int | None = None
+    """54-card decks shuffled together; ``None`` is the seed's rule: one deck for 2 to 4
+    players, two for 5 to 8.  Monkeys exist only in two-deck games."""
+
+    hands: int | None = None
+    """Hands in the session (the group decides when the session ends); ``None`` plays one
+    hand per player, so that every player starts once."""
+
+    reshuffles: int | None = 2
+    """How many times in one hand the stock may be rebuilt from the discard pile; the next
+    time the stock runs out the hand ends and every hand is scored as it stands.
+    ``None``: no limit (a hand may then go on for ever)."""
+
+    ace_points: int = 15
+    """Penalty for an ace left in hand (it serves both ends of a run)."""
+
+    court_points: int = 10
+    """Penalty for a jack, queen or king left in hand; other cards count their pips (ten 10)."""
+
+    wild_points: int = 25
+    """Penalty for a wild left in hand: a printed joker or a card of the wild rank."""
+
+    unopened_penalty: int | None = 100
+    """What a player who never opened scores instead of counting their cards (the
+    Okey-101 custom); ``None`` counts their cards like anyone else's."""
+
+    first_starter: str | None = None
+    """Seat that starts the first hand; ``None`` draws it at random from the seed."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise OptionsError(f"players is a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise OptionsError(f"Nines rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+        if self.decks is not None and self.decks not in (1, 2):
+            raise OptionsError(f"decks is 1 or 2 (or none for the seed's rule), not {self.decks!r}")
+        # Nine cards each, the indicator and the first discard must come from the pack,
+        # and at least one card must be left for the stock.
+        needed = self.players * HAND_SIZE + 2 + 1
+        if needed > self.deck_count * DECK_SIZE:
+            raise OptionsError(
+                f"{self.players} players need {self.players * HAND_SIZE} cards dealt plus the indicator, "
+                f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)"
+            )
+        if self.hands is not None and self.hands < 1:
+            raise OptionsError(f"a session has at least one hand, not {self.hands}")
+        if self.reshuffles is not None and self.reshuffles < 0:
+            raise OptionsError(f"reshuffles cannot be negative ({self.reshuffles}); none means no limit")
+        for name in ("ace_points", "court_points", "wild_points"):
+            if getattr(self, name) < 0:
+                raise OptionsError(f"{name} is a penalty and cannot be negative")
+        if self.unopened_penalty is not None and self.unopened_penalty < 0:
+            raise OptionsError("unopened_penalty is a penalty and cannot be negative")
+        if self.first_starter is not None and self.first_starter not in self.seats:
+            raise OptionsError(f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}")
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Seats ``1`` to ``n`` in clockwise order."""
+        return tuple(str(i) for i in range(1, self.players + 1))
+
+    @property
+    def deck_count(self) -> int:
+        if self.decks is not None:
+            return self.decks
+        return 1 if self.players <= ONE_DECK_MAX_PLAYERS else 2
+
+    @property
+    def two_decks(self) -> bool:
+        """Monkeys are played only in two-deck games."""
+        return self.deck_count == 2
+
+    @property
+    def session_hands(self) -> int:
+        return self.hands if self.hands is not None else self.players
+
+
+PRESETS: dict[str, RummyOptions] = {
+    # seed 002 with the project's defaults for what it leaves open
+    "standard": RummyOptions(),
+    # two decks whatever the number of players: monkeys with 2 to 4 players too
+    "two-decks": RummyOptions(decks=2),
+    # one hand and done
+    "single-hand": RummyOptions(hands=1),
+    # Indian Rummy's count: jokers and wilds cost nothing, ace and court cards 10
+    "indian-scoring": RummyOptions(ace_points=10, wild_points=0),
+    # the high end of the conventions: ace 15, wilds 50, a never-opened hand 150
+    "heavy-penalties": RummyOptions(wild_points=50, unopened_penalty=150),
+    # seed 002 read literally: the stock is rebuilt as often as it runs out
+    "endless-stock": RummyOptions(reshuffles=None),
+}

@@ -1,0 +1,704 @@
+"""A session of Nines rummy: hands of nine cards, an indicator wild, runs and monkeys.
+
+Rules applied here are specified in RULES.md, chapter "Nines rummy"; the comments name
+them.  Set validation and enumeration live in :mod:`.melds`, the table in :mod:`.table`,
+the set-up in :mod:`.deal`, the scores in :mod:`.scoring`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ...cards import SUITS, Card, parse_card
+from ..contract import (
+    RECORD_FORMAT,
+    Action,
+    GameState,
+    IllegalAction,
+    MatchOver,
+    OptionsError,
+    OutOfTurn,
+    options_to_dict,
+)
+from . import deal as dealing
+from .actions import Discard, Draw, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action
+from .indicator import Wilds
+from .melds import RUN_MIN, MeldError, MonkeyShape, Placement, enumerate_monkeys, enumerate_runs, fillers, read_set
+from .options import HAND_SIZE, RummyOptions
+from .scoring import score_hand, session_winners
+from .table import Table, TableSet
+from .view import PlacedCard, RummyView, TableSetView
+
+OPENING_MIN = 4
+"""Seed 002: a player's first set must contain at least four cards."""
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+@dataclass
+class PresetHand:
+    """A hand laid out by hand instead of shuffled: for hand-made positions in tests and analysis.
+
+    Cards may be given as :class:`Card` or as codes.  ``turn`` is how many turns have
+    already been played (the number of players or more: the first round is over);
+    ``table`` lists ``(owner, "7H 8H JK=9H TH")`` sets already laid (their owners have
+    opened); ``held`` lists wilds each seat is holding after a swap.
+    """
+
+    starter: str
+    hands: Mapping[str, Sequence[Card | str]]
+    indicator: Card | str
+    discard_pile: Sequence[Card | str]
+    stock: Sequence[Card | str]
+    table: Sequence[tuple[str, str]] = ()
+    opened: Iterable[str] = ()
+    turn: int = 0
+    to_act: str | None = None
+    held: Mapping[str, Sequence[Card | str]] = field(default_factory=dict)
+
+
+def _cards(items: Iterable[Card | str]) -> list[Card]:
+    return [item if isinstance(item, Card) else parse_card(item) for item in items]
+
+
+@dataclass
+class Deal:
+    """Everything about the hand in progress (and, once closed, its history).
+
+    Called a deal in code and records (as in the other games); the seed calls it a hand.
+    """
+
+    number: int
+    starter: str
+    wilds: Wilds
+    indicator_turned: tuple[Card, ...]
+    dealt: dict[str, list[Card]]
+    first_discard: Card
+    stock_dealt: list[Card]  # the stock as set up, top first
+    hands: dict[str, list[Card]]
+    stock: list[Card]  # top first
+    discard_pile: list[Card]  # bottom first, top last
+    table: Table
+    to_act: str
+    turn: int = 0  # turns completed; the starter's first turn is turn 0
+    opened: list[str] = field(default_factory=list)
+    held: dict[str, Counter[Card]] = field(default_factory=dict)
+    phase: str = "draw"  # draw -> play -> (next turn) ... -> done
+    drawn: tuple[str, Card] | None = None
+    reshuffles: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    preset: bool = False
+    result: dict[str, Any] | None = None
+    scores_after: dict[str, int] | None = None
+
+    @property
+    def indicator(self) -> Card:
+        return self.wilds.indicator
+
+
+class RummyState(GameState):
+    """A whole session of Nines rummy under the given options."""
+
+    game_id: ClassVar[str] = "rummy"
+    options: RummyOptions
+
+    def __init__(self, options: RummyOptions | None = None, seed: int = 0, *, preset: PresetHand | None = None) -> None:
+        super().__init__(options or RummyOptions(), seed)
+        opts = self.options
+        self.totals: dict[str, int] = {seat: 0 for seat in opts.seats}
+        self.deals: list[Deal] = []
+        self._winners: list[str] = []
+        self._over = False
+        self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
+        # The first starter is chosen at random (from the seed) unless an option names one.
+        starter = opts.first_starter or (preset.starter if preset else self.rng.choice(opts.seats))
+        if preset is not None:
+            self._start_preset(preset)
+        else:
+            self._start_deal(starter)
+
+    # -- seats and turn ---------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.options.seats
+
+    def left_of(self, seat: str) -> str:
+        """The next seat clockwise (play and the starter move this way)."""
+        seats = self.seats
+        return seats[(seats.index(seat) + 1) % len(seats)]
+
+    @property
+    def deal(self) -> Deal:
+        return self.deals[-1]
+
+    @property
+    def to_act(self) -> str | None:
+        return None if self._over else self.deal.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self._winners)
+
+    @property
+    def first_round(self) -> bool:
+        """Seed 002: draw and discard only until play comes back to the starter's second turn."""
+        return self.deal.turn < len(self.seats)
+
+    # -- setting up a hand ------------------------------------------------------------
+
+    def _start_deal(self, starter: str) -> None:
+        opts = self.options
+        layout = dealing.deal(self.seats, starter, opts.deck_count, self.rng)
+        self._begin(
+            starter=starter,
+            indicator_turned=layout.indicator_turned,
+            dealt=layout.hands,
+            first_discard=layout.first_discard,
+            stock=layout.stock,
+        )
+
+    def _begin(
+        self,
+        starter: str,
+        indicator_turned: Sequence[Card],
+        dealt: Mapping[str, Sequence[Card]],
+        first_discard: Card,
+        stock: Sequence[Card],
+        discard_pile: Sequence[Card] | None = None,
+    ) -> Deal:
+        deal = Deal(
+            number=len(self.deals) + 1,
+            starter=starter,
+            wilds=Wilds(indicator_turned[-1]),
+            indicator_turned=tuple(indicator_turned),
+            dealt={seat: list(dealt[seat]) for seat in self.seats},
+            first_discard=first_discard,
+            stock_dealt=list(stock),
+            hands={seat: list(dealt[seat]) for seat in self.seats},
+            stock=list(stock),
+            discard_pile=list(discard_pile) if discard_pile is not None else [first_discard],
+            table=Table(),
+            to_act=starter,
+            held={seat: Counter() for seat in self.seats},
+        )
+        self.deals.append(deal)
+        self._legal = None
+        return deal
+
+    def _start_preset(self, preset: PresetHand) -> None:
+        seats = self.seats
+        if preset.starter not in seats:
+            raise OptionsError(f"preset starter {preset.starter!r} is not a seat ({' '.join(seats)})")
+        missing = [s for s in seats if s not in preset.hands]
+        if missing:
+            raise OptionsError(f"the preset hand gives no cards to {' '.join(missing)}")
+        indicator = preset.indicator if isinstance(preset.indicator, Card) else parse_card(preset.indicator)
+        pile = _cards(preset.discard_pile)
+        if not pile:
+            raise OptionsError("a preset hand needs at least one card on the discard pile")
+        hands = {seat: _cards(preset.hands[seat]) for seat in seats}
+        deal = self._begin(preset.starter, (indicator,), hands, pile[0], _cards(preset.stock), pile)
+        deal.preset = True
+        for owner, text in preset.table:
+            shape = read_set([Placement.parse(w) for w in text.split()], deal.wilds)
+            deal.table.place(shape, owner)
+            if owner not in deal.opened:
+                deal.opened.append(owner)
+        for seat in preset.opened:
+            if seat not in deal.opened:
+                deal.opened.append(seat)
+        for seat, cards in preset.held.items():
+            deal.held[seat] = Counter(_cards(cards))
+        deal.turn = preset.turn
+        deal.to_act = preset.to_act or preset.starter
+        # Every card must come from the pack (a preset may leave cards out).
+        used = Counter(c for cards in hands.values() for c in cards)
+        used.update(pile)
+        used.update(deal.stock)
+        used.update(deal.table.cards())
+        used[indicator] += 1
+        pack = Counter(dealing.pack(self.options.deck_count))
+        extra = sorted(f"{card.code} x{n - pack[card]}" for card, n in used.items() if n > pack[card])
+        if extra:
+            raise OptionsError(f"the preset hand uses more cards than the pack holds: {', '.join(extra)}")
+        for seat, held in deal.held.items():
+            if held - Counter(hands[seat]):
+                raise OptionsError(f"seat {seat} holds wilds after a swap that are not in their hand")
+
+    # -- what a seat may do -----------------------------------------------------------
+
+    def available(self, seat: str) -> Counter[Card]:
+        """The cards ``seat`` may play or discard: its hand less the wilds held after a swap."""
+        deal = self.deal
+        return Counter(deal.hands[seat]) - deal.held[seat]
+
+    def legal_actions(self) -> list[Action]:
+        return list(self._legal_cache()[0])
+
+    def _legal_cache(self) -> tuple[list[RummyAction], frozenset[RummyAction]]:
+        if self._legal is None:
+            actions = self._enumerate()
+            self._legal = (actions, frozenset(actions))
+        return self._legal
+
+    def _enumerate(self) -> list[RummyAction]:
+        if self._over:
+            return []
+        deal = self.deal
+        seat = deal.to_act
+        if deal.phase == "draw":
+            # Draw exactly one card, from the stock or the top of the discard pile.
+            sources = []
+            if deal.stock:
+                sources.append(Draw("stock"))
+            if deal.discard_pile:
+                sources.append(Draw("discard"))
+            return sources
+        available = self.available(seat)
+        actions: set[RummyAction] = {Discard(card) for card in available}
+        if not self.first_round:
+            actions.update(self._set_plays(seat, available))
+        return sorted(actions)
+
+    def _set_plays(self, seat: str, available: Counter[Card]) -> set[RummyAction]:
+        """Every legal lay, extension and swap for ``seat`` (the first round is over)."""
+        deal = self.deal
+        wilds = deal.wilds
+        table = deal.table
+        plays: set[RummyAction] = set()
+        count = sum(available.values())
+        opened = seat in deal.opened
+        # Every turn ends with a discard: a set play must leave a card that may be discarded.
+        most = count - 1
+        # The first set must have at least four cards; after opening, three will do.
+        least = RUN_MIN if opened else OPENING_MIN
+        if most >= least:
+            for placements in enumerate_runs(available, wilds, table.open_suits(), least, most):
+                plays.add(Lay(placements))
+            if self._monkeys_allowed():
+                for placements in enumerate_monkeys(available, wilds, table.open_ranks(), least, most):
+                    plays.add(Lay(placements))
+        if opened and most >= 1:
+            for table_set in table:
+                for want in table_set.wants():
+                    for placement in fillers(want, available, wilds):
+                        plays.add(Extend(table_set.id, placement))
+                for placement in table_set.placements:
+                    if not placement.is_natural and available[placement.stands_for] > 0:
+                        plays.add(Swap(table_set.id, placement.stands_for))
+        return plays
+
+    def _monkeys_allowed(self) -> bool:
+        """Monkeys only in two-deck games, and only once all four suit runs are on the table."""
+        return self.options.two_decks and self.deal.table.all_four_runs
+
+    def check(self, action: Action, by: str | None = None) -> None:
+        """Raise the error ``apply`` would raise, without changing anything."""
+        if self._over:
+            raise MatchOver("the session is over; no more moves can be made")
+        to_act = self.deal.to_act
+        if by is not None and by != to_act:
+            raise OutOfTurn(f"it is not {by}'s turn: {to_act} is to act")
+        if not isinstance(action, (Draw, Lay, Extend, Swap, Discard)):
+            raise IllegalAction(f"{action!r} is not a Nines rummy move")
+        if action not in self._legal_cache()[1]:
+            raise IllegalAction(self.why_illegal(action))
+
+    def why_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now, and what is."""
+        deal = self.deal
+        seat = deal.to_act
+        reason = self._reason(action)
+        if reason is None:  # pragma: no cover - only reached for an action that is legal
+            return f"{action} is legal now"
+        return f"{seat}: {reason}"
+
+    def _reason(self, action: Action) -> str | None:
+        deal = self.deal
+        seat = deal.to_act
+        if deal.phase == "draw":
+            if not isinstance(action, Draw):
+                return "draw first: 'draw stock' or 'draw discard'"
+            if action.source == "stock" and not deal.stock:
+                return "the stock is empty: 'draw discard'"
+            return None if action in self._legal_cache()[1] else "draw stock or draw discard"
+        if isinstance(action, Draw):
+            drawn = f" ({deal.drawn[1].code} from the {deal.drawn[0]})" if deal.drawn else ""
+            return f"you have drawn this turn{drawn}; now lay, extend, swap or discard"
+        available = self.available(seat)
+        held = deal.held[seat]
+        if isinstance(action, Discard):
+            return self._card_problem([action.card], seat, available) or None
+        if self.first_round:
+            starter = deal.starter
+            return (
+                f"nobody may lay, fill or swap until play comes back to the starter ({starter}) "
+                "for their second turn; discard a card"
+            )
+        opened = seat in deal.opened
+        count = sum(available.values())
+        if isinstance(action, Lay):
+            problem = self._card_problem([p.card for p in action.placements], seat, available)
+            if problem:
+                return problem
+            least = RUN_MIN if opened else OPENING_MIN
+            if not opened and len(action.placements) < OPENING_MIN:
+                return (
+                    f"your first set must have at least {OPENING_MIN} cards (several smaller sets do not add up); "
+                    f"'{action}' has {len(action.placements)}"
+                )
+            try:
+                shape = read_set(action.placements, deal.wilds, least)
+            except MeldError as error:
+                return str(error)
+            if len(action.placements) >= count:
+                return (
+                    f"every turn ends with a discard: laying {len(action.placements)} of your {count} playable cards "
+                    "would leave none to discard"
+                )
+            if isinstance(shape, MonkeyShape):
+                if not self.options.two_decks:
+                    return "monkeys are played only in two-deck games (5 to 8 players, or the decks=2 option)"
+                if not deal.table.all_four_runs:
+                    missing = ", ".join(SUIT_NAMES[s.value] for s in deal.table.open_suits())
+                    return f"nobody may lay a monkey until all four suit runs are on the table (no run yet in {missing})"
+                existing = deal.table.get(shape.rank.char)
+                if existing is not None:
+                    return self._only_one(existing)
+                return None
+            existing = deal.table.get(shape.suit.value)
+            if existing is not None:
+                return self._only_one(existing)
+            return None
+        if isinstance(action, (Extend, Swap)):
+            verb = "extend a set" if isinstance(action, Extend) else "swap for a wild"
+            if not opened:
+                return f"you must open before you {verb}: your first set is a new set of at least {OPENING_MIN} cards"
+            table_set = deal.table.get(action.set_id)
+            if table_set is None:
+                names = " ".join(s.id for s in deal.table) or "none yet"
+                return f"there is no set {action.set_id} on the table (the sets are: {names})"
+            if isinstance(action, Extend):
+                problem = self._card_problem([action.placement.card], seat, available)
+                if problem:
+                    return problem
+                wants = table_set.wants()
+                if action.placement.stands_for not in wants:
+                    takes = " or ".join(c.code for c in wants) or "nothing more"
+                    return f"set {table_set.id} ({table_set.text()}) takes {takes}, not {action.placement.stands_for.code}"
+                try:
+                    read_set([action.placement], deal.wilds, 1)
+                except MeldError as error:
+                    return str(error)
+                if count < 2:
+                    return "every turn ends with a discard: keep a card you can discard"
+                return None
+            assert isinstance(action, Swap)
+            if table_set.wild_for(action.card) is None:
+                standing = [p for p in table_set.placements if not p.is_natural]
+                listed = ", ".join(f"{p.card.code} for {p.stands_for.code}" for p in standing) or "no wilds"
+                return f"no wild in set {table_set.id} stands for {action.card.code} (it has {listed})"
+            if available[action.card] == 0:
+                if held[action.card]:
+                    return f"{action.card.code} is held after a swap until the start of your next turn"
+                return f"you have no {action.card.code} to put in its place"
+            if count < 2:
+                return "every turn ends with a discard: keep a card you can discard"
+            return None
+        return f"{action} is not a Nines rummy move"  # pragma: no cover
+
+    def _card_problem(self, cards: list[Card], seat: str, available: Counter[Card]) -> str:
+        """Which cards the seat cannot use (not in hand, or held after a swap); '' if none."""
+        hand = Counter(self.deal.hands[seat])
+        held = self.deal.held[seat]
+        for card, n in Counter(cards).items():
+            if hand[card] < n:
+                return f"you do not have {'that many ' + card.code if hand[card] else card.code} in your hand"
+            if available[card] < n:
+                return (
+                    f"{card.code} is a wild held after a swap: it cannot be played or discarded "
+                    "until the start of your next turn"
+                    if held[card]
+                    else f"{card.code} cannot be played now"
+                )
+        return ""
+
+    def _only_one(self, existing: TableSet) -> str:
+        if existing.kind == "run":
+            assert existing.suit is not None
+            name = f"a run of {SUIT_NAMES[existing.suit.value]}"
+        else:
+            name = f"a monkey of {existing.id}s"
+        return (
+            f"there is already {name} on the table ({existing.id}: {existing.text()}, laid by {existing.owner}); "
+            f"only one may exist: extend it instead, e.g. 'extend {existing.id} ...'"
+        )
+
+    # -- applying --------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        deal = self.deal
+        seat = deal.to_act
+        self._legal = None
+        entry: dict[str, Any] = {"seat": seat, **action.to_record()}
+        if isinstance(action, Draw):
+            entry["card"] = self._draw(seat, action.source).code
+        elif isinstance(action, Lay):
+            entry["set"] = self._lay(seat, action)
+        elif isinstance(action, Extend):
+            self._extend(seat, action)
+        elif isinstance(action, Swap):
+            entry["wild"] = self._swap(seat, action).code
+        else:
+            assert isinstance(action, Discard)
+        deal.actions.append(entry)
+        if isinstance(action, Discard):
+            self._discard(seat, action.card)
+
+    def _draw(self, seat: str, source: str) -> Card:
+        deal = self.deal
+        card = deal.stock.pop(0) if source == "stock" else deal.discard_pile.pop()
+        deal.hands[seat].append(card)
+        deal.drawn = (source, card)
+        deal.phase = "play"
+        return card
+
+    def _take(self, seat: str, cards: Iterable[Card]) -> None:
+        hand = self.deal.hands[seat]
+        for card in cards:
+            hand.remove(card)
+
+    def _lay(self, seat: str, action: Lay) -> str:
+        deal = self.deal
+        shape = read_set(action.placements, deal.wilds, RUN_MIN)
+        self._take(seat, action.cards)
+        table_set = deal.table.place(shape, seat)
+        # The first set a player lays is their opening.
+        if seat not in deal.opened:
+            deal.opened.append(seat)
+        return table_set.id
+
+    def _extend(self, seat: str, action: Extend) -> None:
+        deal = self.deal
+        self._take(seat, [action.placement.card])
+        table_set = deal.table.get(action.set_id)
+        assert table_set is not None
+        table_set.add(action.placement)
+
+    def _swap(self, seat: str, action: Swap) -> Card:
+        deal = self.deal
+        table_set = deal.table.get(action.set_id)
+        assert table_set is not None
+        self._take(seat, [action.card])
+        wild = table_set.swap(action.card)
+        # The wild taken is held until the start of this player's next turn.
+        deal.hands[seat].append(wild)
+        deal.held[seat][wild] += 1
+        return wild
+
+    def _discard(self, seat: str, card: Card) -> None:
+        deal = self.deal
+        self._take(seat, [card])
+        deal.discard_pile.append(card)
+        # The hand closes when somebody discards their final card.
+        if not deal.hands[seat]:
+            self._close_hand(went_out=seat)
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        deal = self.deal
+        deal.turn += 1
+        deal.to_act = self.left_of(deal.to_act)
+        deal.phase = "draw"
+        deal.drawn = None
+        # A wild taken in a swap is held until the start of its holder's next turn.
+        deal.held[deal.to_act] = Counter()
+        if not deal.stock:
+            limit = self.options.reshuffles
+            if limit is not None and len(deal.reshuffles) >= limit:
+                # The stock has run out once more than the option allows: score the hand as it stands.
+                self._close_hand(went_out=None)
+                return
+            # The stock ran out: the top discard stays, the rest is shuffled into a new stock.
+            deal.discard_pile, deal.stock = dealing.rebuild_stock(deal.discard_pile, self.rng)
+            deal.reshuffles.append({"after_actions": len(deal.actions), "stock": [c.code for c in deal.stock]})
+
+    def _close_hand(self, went_out: str | None) -> None:
+        deal = self.deal
+        opts = self.options
+        deal.phase = "done"
+        points = score_hand(deal.hands, deal.opened, deal.wilds, opts)
+        for seat, n in points.items():
+            self.totals[seat] += n
+        deal.result = {
+            "went_out": went_out,
+            "ended_by": "out" if went_out is not None else "stock",
+            "points": dict(points),
+            "left": {seat: [c.code for c in deal.hands[seat]] for seat in self.seats},
+            "opened": [s for s in self.seats if s in deal.opened],
+            "turns": deal.turn + 1,
+        }
+        deal.scores_after = dict(self.totals)
+        # The session ends after the agreed number of hands: lowest total wins, ties share.
+        if deal.number >= opts.session_hands:
+            self._over = True
+            self._winners = session_winners(self.totals)
+        else:
+            # The starter moves one seat clockwise for the next hand.
+            self._start_deal(self.left_of(deal.starter))
+
+    # -- views -----------------------------------------------------------------------
+
+    def view(self, seat: str | None) -> RummyView:
+        """What ``seat`` may know now (``None``: a spectator)."""
+        if seat is not None and seat not in self.seats:
+            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}")
+        deal = self.deal
+        to_act = self.to_act
+        finished = [d for d in self.deals if d.phase == "done"]
+        mine = seat is not None and seat == deal.to_act and not self._over
+        table = tuple(
+            TableSetView(
+                id=s.id,
+                kind=s.kind,
+                owner=s.owner,
+                cards=tuple(PlacedCard(p.card, p.stands_for, not p.is_natural) for p in s.placements),
+                text=s.text(),
+                wants=tuple(s.wants()),
+            )
+            for s in deal.table
+        )
+        return RummyView(
+            seat=seat,
+            seats=self.seats,
+            decks=self.options.deck_count,
+            deal_number=deal.number,
+            hands_in_session=self.options.session_hands,
+            starter=deal.starter,
+            turn=deal.turn,
+            first_round=self.first_round,
+            phase="over" if self._over else deal.phase,
+            to_act=to_act,
+            indicator=deal.indicator,
+            wild_rank=deal.wilds.rank.char,
+            hand=tuple(rummy_sorted(deal.hands[seat])) if seat is not None else (),
+            drawn=deal.drawn[1] if mine and deal.drawn else None,
+            drawn_from=deal.drawn[0] if mine and deal.drawn else None,
+            hand_sizes={s: len(deal.hands[s]) for s in self.seats},
+            held={s: tuple(rummy_sorted(deal.held[s].elements())) for s in self.seats if deal.held[s]},
+            opened=tuple(s for s in self.seats if s in deal.opened),
+            table=table,
+            discard_pile=tuple(deal.discard_pile),
+            top_discard=deal.discard_pile[-1] if deal.discard_pile else None,
+            stock_size=len(deal.stock),
+            reshuffles=len(deal.reshuffles),
+            moves=tuple(self._public_move(entry, seat) for entry in deal.actions),
+            scores=dict(self.totals),
+            score_sheet=tuple(self.score_sheet()),
+            legal=tuple(str(a) for a in self.legal_actions()) if mine else (),
+            winners=tuple(self._winners),
+            previous_hand=self._previous_hand(finished[-1]) if finished else None,
+        )
+
+    @staticmethod
+    def _public_move(entry: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
+        # A card drawn from the stock is seen only by the player who drew it.
+        if entry.get("action") == "draw" and entry.get("source") == "stock" and entry.get("seat") != seat:
+            return {k: v for k, v in entry.items() if k != "card"}
+        return dict(entry)
+
+    @staticmethod
+    def _previous_hand(deal: Deal) -> dict[str, Any]:
+        assert deal.result is not None
+        return {
+            "number": deal.number,
+            "starter": deal.starter,
+            "indicator": deal.indicator.code,
+            **deal.result,
+            "scores": dict(deal.scores_after or {}),
+        }
+
+    # -- score sheet and records -----------------------------------------------------
+
+    def score_sheet(self) -> list[dict[str, Any]]:
+        """Each closed hand: who started, who went out, the points and the running totals."""
+        rows = []
+        for deal in self.deals:
+            if deal.result is None:
+                continue
+            rows.append({
+                "hand": deal.number,
+                "starter": deal.starter,
+                "went_out": deal.result["went_out"],
+                "points": dict(deal.result["points"]),
+                "totals": dict(deal.scores_after or {}),
+            })
+        return rows
+
+    def _deal_record(self, deal: Deal) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "number": deal.number,
+            "starter": deal.starter,
+            "indicator": deal.indicator.code,
+            "wild_rank": deal.wilds.rank.char,
+            "indicator_turned": [c.code for c in deal.indicator_turned],
+            "first_discard": deal.first_discard.code,
+            "hands": {seat: [c.code for c in cards] for seat, cards in deal.dealt.items()},
+            "stock": [c.code for c in deal.stock_dealt],
+            "actions": [dict(a) for a in deal.actions],
+            "reshuffles": [dict(r) for r in deal.reshuffles],
+            "table": [s.to_dict() for s in deal.table],
+            "result": deal.result,
+            "scores": deal.scores_after,
+        }
+        if deal.preset:
+            record["preset"] = True
+        return record
+
+    def record(self, players: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game_id,
+            "options": options_to_dict(self.options),
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "players": dict(players or {}),
+            "deals": [self._deal_record(d) for d in self.deals],
+            "score_sheet": self.score_sheet(),
+            "final_scores": dict(self.totals),
+            "winners": list(self._winners),
+        }
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse_rummy_action(text)
+
+    @classmethod
+    def action_from_record(cls, entry: Mapping[str, Any]) -> Action:
+        try:
+            return action_from_record(entry)
+        except KeyError as error:
+            raise IllegalAction(f"the record entry {dict(entry)} lacks {error}") from None
+
+
+def rummy_sorted(cards: Iterable[Card]) -> list[Card]:
+    """A hand as a rummy player holds it: by suit (S H D C), low to high, jokers last."""
+
+    def key(card: Card) -> tuple[int, int]:
+        if card.is_joker:
+            return (len(SUITS), 0)
+        return (card.suit.index, card.rank.value)  # type: ignore[union-attr]
+
+    return sorted(cards, key=key)
+
+
+__all__ = ["Deal", "HAND_SIZE", "OPENING_MIN", "PresetHand", "RummyState", "rummy_sorted"]
