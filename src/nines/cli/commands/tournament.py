@@ -1,0 +1,121 @@
+"""``nines tournament``: duplicate matches between computer players, with 95% intervals."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ...bots import PLAYER_FACTORIES
+from ...tournament import GameSetup, Summary, TournamentConfig, run, seatings, summarise
+from ...tournament.oracle import ORACLE_FACTORIES
+from ..options import build_options, game_spec, parse_overrides
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(tournament)
+
+
+def tournament(
+    game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
+    players: str = typer.Option(
+        ..., "--players", help="Comma-separated player names, one per seat (a shorter list is repeated to fill the seats)."
+    ),
+    deals: int = typer.Option(200, "--deals", "-n", help="Deals (rummy: hands) to play, at least."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed and players give the same numbers."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the numbers do not depend on it)."),
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", help="A named rules preset."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Override one option: name=value."),
+    json_out: bool = typer.Option(False, "--json", help="Print the results as JSON instead of a table."),
+) -> None:
+    """Play duplicate matches (the same deals, players rotated through the seats) and compare the players.
+
+    Each player's mean result per deal and its edge over the others come with 95%
+    intervals; match wins and thinking time per decision are reported too.
+    """
+    spec = game_spec(game)
+    names = [n.strip() for n in players.split(",") if n.strip()]
+    known = set(PLAYER_FACTORIES) | set(ORACLE_FACTORIES)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise typer.BadParameter(f"unknown player {unknown[0]!r}; the players are: {', '.join(sorted(known))}", param_hint="--players")
+    overrides = parse_overrides(option)
+    if spec.id == "rummy" and "players" not in overrides:
+        overrides["players"] = str(len(names))
+    options = build_options(spec, preset, [f"{k}={v}" for k, v in overrides.items()])
+    seat_count = len(options.seats)
+    if not names or seat_count % len(names):
+        raise typer.BadParameter(
+            f"{spec.title} here has {seat_count} seats ({' '.join(options.seats)}): give one player per seat, "
+            "or a list that repeats to fill them", param_hint="--players",
+        )
+    lineup = tuple(names * (seat_count // len(names)))
+    if workers < 1:
+        raise typer.BadParameter("at least one worker", param_hint="--workers")
+    if deals < 1:
+        raise typer.BadParameter("at least one deal", param_hint="--deals")
+    config = TournamentConfig(GameSetup(spec.id, preset, overrides), lineup, deals, seed, workers)
+    err = Console(stderr=True)
+    total = deals * len(seatings(lineup))
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TimeRemainingColumn(), console=err, transient=json_out, disable=not err.is_terminal and json_out,
+    ) as bar:
+        task = bar.add_task(f"{spec.id} deals", total=total)
+        raw = run(config, progress=lambda n: bar.advance(task, n))
+        bar.update(task, completed=max(total, bar.tasks[0].completed))
+    summary = summarise(raw)
+    if json_out:
+        document = summary.to_dict()
+        document["command"] = _command_line(spec.id, players, deals, seed, workers, preset, option)
+        document["options"] = {k: v for k, v in overrides.items()}
+        sys.stdout.write(json.dumps(document, indent=1) + "\n")
+        return
+    Console().print(render(summary))
+
+
+def _command_line(game: str, players: str, deals: int, seed: int, workers: int, preset: str | None, option: list[str] | None) -> str:
+    parts = ["nines", "tournament", game, "--players", players, "--deals", str(deals), "--seed", str(seed), "--workers", str(workers)]
+    if preset:
+        parts += ["--preset", preset]
+    for pair in option or []:
+        parts += ["-o", pair]
+    return " ".join(parts)
+
+
+def render(summary: Summary) -> Table:
+    metric = summary.metric
+    direction = "lower is better" if metric.lower_is_better else "higher is better"
+    table = Table(
+        title=(
+            f"{summary.game}: {summary.deals} {metric.deal_word}s x {summary.seatings} seatings "
+            f"({summary.deal_plays} played, {summary.matches} matches), seed {summary.seed}"
+        ),
+        caption=(
+            f"mean: {metric.name}, {direction}; edge: how much better than the others per {metric.deal_word} "
+            "(+ is better); ± is the 95% interval; time is CPU time on one core"
+        ),
+    )
+    table.add_column("player")
+    table.add_column("seats", justify="right")
+    table.add_column(f"mean per {metric.deal_word}", justify="right")
+    table.add_column("edge over the others", justify="right")
+    table.add_column("match wins (fair share)", justify="right")
+    table.add_column("decision ms (median / worst)", justify="right")
+    for p in summary.players:
+        edge = "-" if p.edge is None else f"{p.edge.mean:+.3f} ±{p.edge.half_width:.3f}"
+        table.add_row(
+            p.name,
+            str(p.seats),
+            f"{p.mean.mean:+.3f} ±{p.mean.half_width:.3f}",
+            edge,
+            f"{100 * p.wins.mean:.1f}% ±{100 * p.wins.half_width:.1f} ({100 * p.fair_share:.0f}%)",
+            f"{1000 * p.time_median:.1f} / {1000 * p.time_worst:.0f}",
+        )
+    return table
+
