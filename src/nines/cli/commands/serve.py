@@ -1,0 +1,47 @@
+"""``nines serve``: the web tables, where people play in the browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for every interface)."),
+        port: int = typer.Option(8000, "--port", help="Port to listen on."),
+        database_url: Optional[str] = typer.Option(
+            None, "--database-url", envvar="NINES_DATABASE_URL",
+            help="SQLAlchemy URL of the database (default: a SQLite file in --data-dir; postgresql://... also works).",
+        ),
+        data_dir: Path = typer.Option(Path("data"), "--data-dir", help="Folder for the default SQLite file."),
+        redis_url: Optional[str] = typer.Option(
+            None, "--redis-url", envvar="NINES_REDIS_URL",
+            help="Share table events with other server processes through Redis pub/sub (redis://host:port/0).",
+        ),
+        bot_delay: float = typer.Option(0.9, "--bot-delay", help="Seconds a computer player waits before moving (tables can change it)."),
+        log_format: str = typer.Option("json", "--log-format", help="json (one object per line) or text."),
+        log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    ) -> None:
+        """Serve the web tables: open the printed address and play in the browser."""
+        import uvicorn
+
+        from ...server import ServerConfig, create_app
+        from ...server.config import default_database_url
+        from ...server.logs import configure
+
+        if log_format not in ("json", "text"):
+            raise typer.BadParameter("json or text", param_hint="--log-format")
+        configure(json_lines=log_format == "json", level=log_level)
+        config = ServerConfig(
+            database_url=database_url or default_database_url(data_dir),
+            redis_url=redis_url,
+            bot_delay_ms=max(0, int(bot_delay * 1000)),
+            log_json=log_format == "json",
+        )
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+        typer.echo(f"Nines is ready: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)", err=True)
+        uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level)

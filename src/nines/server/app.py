@@ -1,0 +1,350 @@
+"""The FastAPI application: pages, the lobby API, the table sockets, health.
+
+``create_app(config)`` builds everything from a :class:`ServerConfig`; ``nines serve``
+runs it under uvicorn.  Requests and socket messages are typed (pydantic models in
+:mod:`nines.server.messages`) and each kind of socket message has its own handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ValidationError
+
+from ..games import GAME_MODULES, UnknownGame, get_game
+from ..games.contract import RulesError, options_to_dict
+from ..web import STATIC_DIR
+from .config import ServerConfig
+from .describe import describe_games
+from .logs import log
+from .messages import (
+    CLIENT_MESSAGE,
+    Act,
+    AskHint,
+    CreateTable,
+    ErrorCode,
+    ErrorMessage,
+    Hello,
+    HttpAct,
+    JoinSeat,
+    Person,
+    ResolveOptions,
+    SetPace,
+)
+from .pubsub import Broker, LocalBroker, RedisBroker
+from .replay import deal_frames, match_record
+from .store import Store
+from .tables import Table, TableError, TableManager
+
+HTTP_STATUS = {
+    ErrorCode.MALFORMED: 422,
+    ErrorCode.STALE: 409,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.OUT_OF_TURN: 409,
+    ErrorCode.ILLEGAL: 422,
+    ErrorCode.MATCH_OVER: 409,
+    ErrorCode.WAITING: 409,
+    ErrorCode.HINTS_OFF: 403,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.CONFLICT: 409,
+}
+HELLO_TIMEOUT_S = 15
+MAX_QUEUED = 500
+
+
+def error_response(error: TableError) -> JSONResponse:
+    body = ErrorMessage(code=error.code, message=error.message).model_dump(mode="json")
+    return JSONResponse(body, status_code=HTTP_STATUS[error.code])
+
+
+class SocketConnection:
+    """One WebSocket at a table; messages are queued and written in order by :meth:`pump`."""
+
+    def __init__(self, websocket: WebSocket, seat: str | None) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def send(self, message: BaseModel) -> None:
+        if self._queue.qsize() > MAX_QUEUED:  # a client that stopped reading: let it reconnect
+            self.close()
+            return
+        self._queue.put_nowait(message.model_dump_json())
+
+    def close(self) -> None:
+        self._queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close()
+                return
+            await self.websocket.send_text(text)
+
+
+SocketHandler = Callable[[TableManager, Table, SocketConnection, Any], Awaitable[BaseModel | None]]
+
+
+async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> BaseModel:
+    return await manager.act(table, conn.seat, message.seq, message.action)
+
+
+async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, message: AskHint) -> BaseModel:
+    return await manager.hint(table, conn.seat, message.seq)
+
+
+async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, message: SetPace) -> None:
+    await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
+
+
+async def _on_hello(manager: TableManager, table: Table, conn: SocketConnection, message: Hello) -> None:
+    raise TableError(ErrorCode.MALFORMED, "this socket already said hello; open a new one to change seat")
+
+
+SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
+    Act: _on_act,
+    AskHint: _on_hint,
+    SetPace: _on_pace,
+    Hello: _on_hello,
+}
+
+
+def make_broker(config: ServerConfig, instance: str) -> Broker:
+    return RedisBroker(config.redis_url, instance) if config.redis_url else LocalBroker()
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    config = config or ServerConfig()
+    instance = config.instance or uuid.uuid4().hex[:8]
+    store = Store(config.database_url)
+    manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(store.create_schema)
+        await manager.start()
+        log.info("server.started", instance=instance, database=_safe_url(config.database_url),
+                 pubsub="redis" if config.redis_url else "local")
+        try:
+            yield
+        finally:
+            await manager.stop()
+            store.close()
+            log.info("server.stopped", instance=instance)
+
+    app = FastAPI(title="Nines", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.state.store = store
+    app.state.manager = manager
+    app.state.config = config
+
+    @app.middleware("http")
+    async def log_requests(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        started = time.perf_counter()
+        response = await call_next(request)
+        if request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-cache"
+        elif request.url.path != "/health":
+            log.info("http", method=request.method, path=request.url.path, status=response.status_code,
+                     ms=round((time.perf_counter() - started) * 1000, 1))
+        return response
+
+    @app.exception_handler(TableError)
+    async def on_table_error(request: Request, error: TableError) -> JSONResponse:
+        return error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        detail = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in error.errors())
+        return error_response(TableError(ErrorCode.MALFORMED, detail or "malformed request"))
+
+    # -- pages -----------------------------------------------------------------------
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/stats", include_in_schema=False)
+    async def stats_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "stats.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        database = "ok"
+        try:
+            await asyncio.to_thread(store.ping)
+        except Exception as error:  # reported, not raised: health says what is wrong
+            database = f"error: {type(error).__name__}"
+        return {
+            "status": "ok" if database == "ok" else "degraded",
+            "instance": instance,
+            "tables": len(manager.tables),
+            "database": database,
+            "pubsub": "redis" if config.redis_url else "local",
+        }
+
+    # -- games -----------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return await asyncio.to_thread(describe_games)
+
+    @app.post("/api/games/{game_id}/resolve")
+    async def resolve(game_id: str, body: ResolveOptions) -> dict[str, Any]:
+        """The options a preset and overrides give, and the seats they make."""
+        try:
+            spec = get_game(game_id)
+            options = spec.options(body.preset, body.options)
+        except (UnknownGame, RulesError) as error:
+            raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        seats = spec.new_match(options, 0).seats
+        return {"options": options_to_dict(options), "seats": list(seats)}
+
+    # -- tables ----------------------------------------------------------------------
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        return [info.model_dump(mode="json") for info in await manager.listed()]
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        return (await manager.create(body)).model_dump(mode="json")
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        return (await manager.get(table_id)).info().model_dump(mode="json")
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(table_id: str, body: JoinSeat) -> dict[str, Any]:
+        return (await manager.join(table_id, body)).model_dump(mode="json")
+
+    @app.get("/api/tables/{table_id}/state")
+    async def table_state(
+        table_id: str,
+        x_nines_seat: str | None = Header(default=None),
+        x_nines_token: str | None = Header(default=None),
+    ) -> dict[str, Any]:
+        """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
+        table = await manager.get(table_id)
+        seat = manager.authenticate(table, x_nines_seat, x_nines_token)
+        async with table.lock:
+            return table.state_for(seat).model_dump(mode="json")
+
+    @app.post("/api/tables/{table_id}/actions")
+    async def table_act(table_id: str, body: HttpAct) -> dict[str, Any]:
+        table = await manager.get(table_id)
+        seat = manager.authenticate(table, body.seat, body.token)
+        return (await manager.act(table, seat, body.seq, body.action)).model_dump(mode="json")
+
+    @app.get("/api/tables/{table_id}/record")
+    async def table_record(table_id: str) -> Response:
+        table = await manager.get(table_id)
+        async with table.lock:
+            record = match_record(table)
+        body = json.dumps(record, indent=1)
+        filename = f"nines-{table.spec.id}-{table.id}.json"
+        return Response(body, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    @app.get("/api/tables/{table_id}/replay/{deal}")
+    async def table_replay(table_id: str, deal: int) -> dict[str, Any]:
+        table = await manager.get(table_id)
+        async with table.lock:
+            return deal_frames(table, deal)
+
+    # -- people ----------------------------------------------------------------------
+
+    @app.post("/api/people")
+    async def register_person(body: Person) -> dict[str, Any]:
+        await asyncio.to_thread(store.touch_person, body.name)
+        return {"name": body.name}
+
+    @app.get("/api/people/{name}/stats")
+    async def person_stats(name: str) -> dict[str, Any]:
+        known = await asyncio.to_thread(store.person_exists, name)
+        games = await asyncio.to_thread(store.person_stats, name) if known else {}
+        return {"name": name, "known": known, "games": games}
+
+    # -- the table socket --------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        try:
+            first = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_TIMEOUT_S)
+            hello = Hello.model_validate_json(first)
+            table = await manager.get(table_id)
+            seat = manager.authenticate(table, hello.seat, hello.token)
+        except (asyncio.TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
+            if isinstance(error, WebSocketDisconnect):
+                return
+            code = error.code if isinstance(error, TableError) else ErrorCode.MALFORMED
+            text = error.message if isinstance(error, TableError) else "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}"
+            with contextlib.suppress(Exception):
+                await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+                await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
+            return
+        conn = SocketConnection(websocket, seat)
+        pump = asyncio.create_task(conn.pump())
+        await manager.attach(table, conn)
+        log.info("socket.open", table=table.id, seat=seat or "spectator")
+        try:
+            while True:
+                text = await websocket.receive_text()
+                await _dispatch(manager, table, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await manager.detach(table, conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await pump
+            log.info("socket.closed", table=table.id, seat=seat or "spectator")
+
+    return app
+
+
+async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection, text: str) -> None:
+    try:
+        message = CLIENT_MESSAGE.validate_json(text)
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in error.errors()[:3])
+        conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message=problems, seq=table.seq))
+        return
+    handler = SOCKET_HANDLERS[type(message)]
+    try:
+        reply = await handler(manager, table, conn, message)
+    except TableError as error:
+        log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
+        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq))
+        return
+    if reply is not None:
+        conn.send(reply)
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password, for logs."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
+
+
+__all__ = ["create_app", "GAME_MODULES"]

@@ -1,0 +1,198 @@
+"""The messages of the table protocol and of the lobby API (pydantic models).
+
+Every message a client sends names its ``type``; those that touch the game carry
+``seq``, the table's sequence number the sender last saw (the number of actions taken
+so far), so that a stale or repeated message is refused instead of acting twice.
+
+Server to client: ``state`` after every change (the receiver's own view only),
+``ack`` for an accepted action, ``hint``, and ``error`` with a typed ``code``.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"
+SEAT_PATTERN = r"^[A-Za-z0-9]{1,4}$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+# -- client -> server over the table's WebSocket ------------------------------------
+
+
+class Hello(Strict):
+    """First message on a socket: take a seat with its token, or watch (no seat)."""
+
+    type: Literal["hello"]
+    seat: Annotated[str, Field(pattern=SEAT_PATTERN)] | None = None
+    token: Annotated[str, Field(min_length=8, max_length=128)] | None = None
+
+
+class Act(Strict):
+    """Make a move, in the game's text form (``play 9H``, ``bid 6``, ``draw stock``)."""
+
+    type: Literal["act"]
+    seq: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=400)
+
+
+class AskHint(Strict):
+    """Ask the strongest available computer player what it would do, and why."""
+
+    type: Literal["hint"]
+    seq: int = Field(ge=0)
+
+
+class SetPace(Strict):
+    """Change how long computer players wait before moving at this table."""
+
+    type: Literal["pace"]
+    seq: int = Field(ge=0)
+    delay_ms: int = Field(ge=0, le=5000)
+
+
+ClientMessage = Annotated[Union[Hello, Act, AskHint, SetPace], Field(discriminator="type")]
+CLIENT_MESSAGE = TypeAdapter(ClientMessage)
+
+
+# -- server -> client ----------------------------------------------------------------
+
+
+class ErrorCode(str, enum.Enum):
+    """Why a message was refused; the state is unchanged after every one of these."""
+
+    MALFORMED = "malformed"  # not JSON, or not one of the messages above
+    STALE = "stale"  # seq is not the table's current sequence number
+    FORBIDDEN = "forbidden"  # wrong or missing seat token; a spectator trying to act
+    OUT_OF_TURN = "out_of_turn"
+    ILLEGAL = "illegal"  # the rules refuse the action
+    MATCH_OVER = "match_over"
+    WAITING = "waiting"  # a seat is still open: the match starts when every seat is taken
+    HINTS_OFF = "hints_off"
+    NOT_FOUND = "not_found"
+    CONFLICT = "conflict"  # e.g. the seat was taken by someone else
+
+
+class SeatInfo(BaseModel):
+    seat: str
+    kind: Literal["human", "bot", "open"]
+    name: str | None = None
+    bot: str | None = None
+    connected: bool = False
+
+
+class TableInfo(BaseModel):
+    """What anyone at the table (or in the lobby) may know about it."""
+
+    id: str
+    game: str
+    title: str
+    preset: str | None
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    seq: int
+    status: Literal["waiting", "playing", "over"]
+    hints: bool
+    bot_delay_ms: int
+    public: bool
+    created_at: str
+    winners: list[str] = []
+
+
+class LastAction(BaseModel):
+    seq: int
+    seat: str
+    by: str
+    action: str
+
+
+class StateMessage(BaseModel):
+    type: Literal["state"] = "state"
+    seq: int
+    you: str | None
+    table: TableInfo
+    view: dict[str, Any]
+    last: LastAction | None = None
+    invite: str | None = None  # seated players may share invite links for open seats
+
+
+class AckMessage(BaseModel):
+    type: Literal["ack"] = "ack"
+    seq: int
+    action: str
+
+
+class HintMessage(BaseModel):
+    type: Literal["hint"] = "hint"
+    seq: int
+    action: str
+    reason: str
+    player: str
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    seq: int | None = None
+
+
+# -- lobby (HTTP) --------------------------------------------------------------------
+
+
+class SeatChoice(Strict):
+    """Who sits in one seat: the creator, a computer player, or nobody yet (a friend)."""
+
+    kind: Literal["me", "bot", "open"]
+    bot: str | None = None
+
+
+class CreateTable(Strict):
+    game: str = Field(min_length=1, max_length=20)
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice]
+    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+    hints: bool = True
+    bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
+    public: bool = True
+    seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+
+
+class ResolveOptions(Strict):
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class JoinSeat(Strict):
+    seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
+    invite: str = Field(min_length=4, max_length=64)
+    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+
+
+class HttpAct(Strict):
+    """The same move as over the socket, for clients without one."""
+
+    seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
+    token: str = Field(min_length=8, max_length=128)
+    seq: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=400)
+
+
+class Person(Strict):
+    name: Annotated[str, Field(pattern=NAME_PATTERN)]
+
+
+class Seated(BaseModel):
+    """What the creator or a joining friend receives: the seat and its secret token."""
+
+    table: TableInfo
+    seat: str | None
+    token: str | None
+    invite: str

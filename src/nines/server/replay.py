@@ -1,0 +1,57 @@
+"""Finished matches: the record to download, and each deal frame by frame for the replay.
+
+Only a finished match is shown whole: until then its record holds every hidden card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..games.contract import plain
+from .messages import ErrorCode
+from .tables import Table, TableError
+
+
+def _require_over(table: Table) -> None:
+    if not table.state.is_over:
+        raise TableError(ErrorCode.FORBIDDEN, "the record and the replay open when the match is over (they show every hand)")
+
+
+def players_of(table: Table) -> dict[str, str]:
+    return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in table.seats.values()}
+
+
+def match_record(table: Table) -> dict[str, Any]:
+    """The ``nines-record/1`` of a finished match, with who played each seat."""
+    _require_over(table)
+    record = table.state.record(players=players_of(table))  # type: ignore[call-arg]
+    record["table"] = table.id
+    return record
+
+
+def _frame(state: Any, seat: str | None = None, action: Any = None) -> dict[str, Any]:
+    hands = {s: plain(getattr(state.view(s), "hand", ())) for s in state.seats}
+    return {
+        "view": state.view(None).to_dict(),
+        "hands": hands,
+        "seat": seat,
+        "action": None if action is None else str(action),
+    }
+
+
+def deal_frames(table: Table, number: int) -> dict[str, Any]:
+    """Deal ``number`` (1-based) of a finished match: the position before each action and after the last."""
+    _require_over(table)
+    deals = table.state.record()["deals"]
+    if not 1 <= number <= len(deals):
+        raise TableError(ErrorCode.NOT_FOUND, f"this match has deals 1 to {len(deals)}")
+    start = sum(len(d.get("actions", [])) for d in deals[: number - 1])
+    count = len(deals[number - 1].get("actions", []))
+    state = table.spec.new_match(table.spec.options_from_record(table.options), table.seed)
+    for seat, action in table.state.log[:start]:
+        state.apply(action)
+    frames = [_frame(state)]
+    for seat, action in table.state.log[start : start + count]:
+        state.apply(action)
+        frames.append(_frame(state, seat, action))
+    return {"deal": number, "deals": len(deals), "record": deals[number - 1], "frames": frames}

@@ -1,0 +1,471 @@
+"""Persistence (SQLAlchemy 2): tables, seats, the action log, people and their statistics.
+
+Event sourcing: a table is stored as its game, options, seed and seats plus the log
+of accepted actions; the state is never stored, it is rebuilt by replaying the log
+through the rules.  An action row is committed before the action is acknowledged,
+and ``(table_id, seq)`` is unique, so two processes can never both take move ``seq``.
+
+The methods here are synchronous (SQLite file by default, PostgreSQL by URL); the
+async server calls them through :func:`asyncio.to_thread`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    case,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "nines_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    preset: Mapped[str | None] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    hints: Mapped[bool] = mapped_column(Boolean)
+    bot_delay_ms: Mapped[int] = mapped_column(Integer)
+    public: Mapped[bool] = mapped_column(Boolean)
+    invite: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(10), default="playing", index=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    winners: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class SeatRow(Base):
+    __tablename__ = "nines_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("nines_tables.id"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # human, bot, open
+    bot: Mapped[str | None] = mapped_column(String(40))
+    person: Mapped[str | None] = mapped_column(String(40), index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+
+
+class ActionRow(Base):
+    __tablename__ = "nines_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("nines_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first action
+    seat: Mapped[str] = mapped_column(String(4))  # the seat that acted (a dummy, say)
+    by: Mapped[str] = mapped_column(String(4))  # the seat whose player decided
+    action: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class PersonRow(Base):
+    __tablename__ = "nines_people"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class DealStatRow(Base):
+    """One person's result in one finished deal (derived from the log, kept for the statistics page)."""
+
+    __tablename__ = "nines_deal_stats"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
+    person: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    won: Mapped[bool] = mapped_column(Boolean)
+    tricks: Mapped[int | None] = mapped_column(Integer)
+    target: Mapped[int | None] = mapped_column(Integer)
+    exchanged: Mapped[bool | None] = mapped_column(Boolean)
+    declared: Mapped[bool | None] = mapped_column(Boolean)
+    points: Mapped[int | None] = mapped_column(Integer)
+
+
+class MatchStatRow(Base):
+    __tablename__ = "nines_match_stats"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
+    person: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    won: Mapped[bool] = mapped_column(Boolean)
+
+
+# -- plain values handed to the rest of the server ----------------------------------
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    seat: str
+    kind: str
+    bot: str | None = None
+    person: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    seq: int
+    seat: str
+    by: str
+    action: str
+
+
+@dataclass
+class StoredTable:
+    id: str
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    seed: int
+    hints: bool
+    bot_delay_ms: int
+    public: bool
+    invite: str
+    status: str
+    winners: list[str]
+    created_at: dt.datetime
+    seats: list[StoredSeat] = field(default_factory=list)
+    actions: list[StoredAction] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DealStat:
+    table_id: str
+    deal: int
+    seat: str
+    person: str
+    game: str
+    won: bool
+    tricks: int | None = None
+    target: int | None = None
+    exchanged: bool | None = None
+    declared: bool | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class MatchStat:
+    table_id: str
+    seat: str
+    person: str
+    game: str
+    won: bool
+
+
+class SeqConflict(Exception):
+    """Another writer stored an action with this sequence number first."""
+
+
+class SeatTaken(Exception):
+    """The seat is no longer open."""
+
+
+class Store:
+    """The database behind the server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        connect_args: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            path = url.removeprefix("sqlite:///")
+            if path and path != ":memory:" and not url.startswith("sqlite://:"):
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connect_args["timeout"] = 30
+        self.engine: Engine = create_engine(url, connect_args=connect_args, future=True)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_schema(self) -> None:
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def ping(self) -> bool:
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+        return True
+
+    # -- tables ------------------------------------------------------------------
+
+    def insert_table(self, table: StoredTable) -> None:
+        with self._session.begin() as session:
+            session.add(
+                TableRow(
+                    id=table.id,
+                    game=table.game,
+                    preset=table.preset,
+                    options=table.options,
+                    seed=table.seed,
+                    hints=table.hints,
+                    bot_delay_ms=table.bot_delay_ms,
+                    public=table.public,
+                    invite=table.invite,
+                    status=table.status,
+                    seq=0,
+                    winners=[],
+                    created_at=table.created_at,
+                    updated_at=table.created_at,
+                )
+            )
+            session.flush()
+            for position, seat in enumerate(table.seats):
+                session.add(
+                    SeatRow(
+                        table_id=table.id,
+                        seat=seat.seat,
+                        position=position,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        person=seat.person,
+                        token_hash=seat.token_hash,
+                    )
+                )
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        with self._session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.position)
+            ).all()
+            actions = session.scalars(
+                select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
+            ).all()
+            return StoredTable(
+                id=row.id,
+                game=row.game,
+                preset=row.preset,
+                options=dict(row.options),
+                seed=row.seed,
+                hints=row.hints,
+                bot_delay_ms=row.bot_delay_ms,
+                public=row.public,
+                invite=row.invite,
+                status=row.status,
+                winners=list(row.winners or []),
+                created_at=row.created_at,
+                seats=[_seat(s) for s in seats],
+                actions=[StoredAction(a.seq, a.seat, a.by, a.action) for a in actions],
+            )
+
+    def unfinished_table_ids(self) -> list[str]:
+        with self._session() as session:
+            return list(session.scalars(select(TableRow.id).where(TableRow.status != "over")))
+
+    def listed_tables(self, limit: int = 50) -> list[str]:
+        """Public tables still being played, most recently active first."""
+        with self._session() as session:
+            query = (
+                select(TableRow.id)
+                .where(TableRow.public.is_(True), TableRow.status != "over")
+                .order_by(TableRow.updated_at.desc())
+                .limit(limit)
+            )
+            return list(session.scalars(query))
+
+    def append_action(
+        self,
+        table_id: str,
+        action: StoredAction,
+    ) -> None:
+        """Store one accepted action (raises :class:`SeqConflict` if ``seq`` is taken)."""
+        try:
+            with self._session.begin() as session:
+                session.add(
+                    ActionRow(table_id=table_id, seq=action.seq, seat=action.seat, by=action.by, action=action.action)
+                )
+                session.flush()
+                session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(seq=action.seq, updated_at=_now())
+                )
+        except IntegrityError as error:
+            raise SeqConflict(f"move {action.seq} of table {table_id} was already stored") from error
+
+    def mark_over(self, table_id: str, winners: Sequence[str]) -> None:
+        with self._session.begin() as session:
+            session.execute(
+                update(TableRow).where(TableRow.id == table_id).values(status="over", winners=list(winners), updated_at=_now())
+            )
+
+    def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
+        with self._session() as session:
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.seq > seq)
+                .order_by(ActionRow.seq)
+            ).all()
+            return [StoredAction(a.seq, a.seat, a.by, a.action) for a in rows]
+
+    def take_seat(self, table_id: str, seat: str, token_hash: str, person: str | None) -> None:
+        """Give an open seat to a person; raises :class:`SeatTaken` if it was not open."""
+        with self._session.begin() as session:
+            result = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
+                .values(kind="human", token_hash=token_hash, person=person)
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise SeatTaken(f"seat {seat} is not open")
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(updated_at=_now()))
+
+    def seats_of(self, table_id: str) -> list[StoredSeat]:
+        with self._session() as session:
+            rows = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.position)
+            ).all()
+            return [_seat(s) for s in rows]
+
+    def set_pace(self, table_id: str, delay_ms: int) -> None:
+        with self._session.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(bot_delay_ms=delay_ms))
+
+    # -- people and statistics ---------------------------------------------------
+
+    def touch_person(self, name: str) -> None:
+        with self._session.begin() as session:
+            row = session.get(PersonRow, name)
+            if row is None:
+                session.add(PersonRow(name=name))
+            else:
+                row.last_seen = _now()
+
+    def person_exists(self, name: str) -> bool:
+        with self._session() as session:
+            return session.get(PersonRow, name) is not None
+
+    def add_deal_stats(self, stats: Iterable[DealStat]) -> int:
+        """Store deal results not stored yet (derived data: storing twice is harmless)."""
+        added = 0
+        with self._session.begin() as session:
+            for s in stats:
+                if session.get(DealStatRow, (s.table_id, s.deal, s.seat)) is not None:
+                    continue
+                session.add(DealStatRow(**s.__dict__))
+                added += 1
+        return added
+
+    def add_match_stats(self, stats: Iterable[MatchStat]) -> int:
+        added = 0
+        with self._session.begin() as session:
+            for s in stats:
+                if session.get(MatchStatRow, (s.table_id, s.seat)) is not None:
+                    continue
+                session.add(MatchStatRow(**s.__dict__))
+                added += 1
+        return added
+
+    def person_stats(self, name: str) -> dict[str, dict[str, Any]]:
+        """Per game: matches and deals played and won, tricks against target, exchange and declare rates."""
+        out: dict[str, dict[str, Any]] = {}
+        with self._session() as session:
+            deal_rows = session.execute(
+                select(
+                    DealStatRow.game,
+                    func.count(),
+                    func.sum(_as_int(DealStatRow.won)),
+                    func.avg(DealStatRow.tricks),
+                    func.avg(DealStatRow.target),
+                    func.avg(DealStatRow.tricks - DealStatRow.target),
+                    func.count(DealStatRow.exchanged),
+                    func.sum(_as_int(DealStatRow.exchanged)),
+                    func.count(DealStatRow.declared),
+                    func.sum(_as_int(DealStatRow.declared)),
+                    func.avg(DealStatRow.points),
+                )
+                .where(DealStatRow.person == name)
+                .group_by(DealStatRow.game)
+            ).all()
+            for game, n, won, tricks, target, margin, n_ex, ex, n_decl, decl, points in deal_rows:
+                out[game] = {
+                    "deals": int(n),
+                    "deals_won": int(won or 0),
+                    "average_tricks": _round(tricks),
+                    "average_target": _round(target),
+                    "average_margin": _round(margin),
+                    "exchange_rate": _rate(ex, n_ex),
+                    "declare_rate": _rate(decl, n_decl),
+                    "average_points": _round(points),
+                    "matches": 0,
+                    "matches_won": 0,
+                }
+            match_rows = session.execute(
+                select(MatchStatRow.game, func.count(), func.sum(_as_int(MatchStatRow.won)))
+                .where(MatchStatRow.person == name)
+                .group_by(MatchStatRow.game)
+            ).all()
+            for game, n, won in match_rows:
+                entry = out.setdefault(
+                    game,
+                    {"deals": 0, "deals_won": 0, "average_tricks": None, "average_target": None,
+                     "average_margin": None, "exchange_rate": None, "declare_rate": None, "average_points": None},
+                )
+                entry["matches"] = int(n)
+                entry["matches_won"] = int(won or 0)
+        return out
+
+    def people(self, limit: int = 100) -> list[str]:
+        with self._session() as session:
+            return list(session.scalars(select(PersonRow.name).order_by(PersonRow.last_seen.desc()).limit(limit)))
+
+
+def _seat(row: SeatRow) -> StoredSeat:
+    return StoredSeat(row.seat, row.kind, row.bot, row.person, row.token_hash)
+
+
+def _as_int(column: Any) -> Any:
+    return case((column.is_(True), 1), else_=0)
+
+
+def _round(value: Any) -> float | None:
+    return None if value is None else round(float(value), 2)
+
+
+def _rate(count: Any, total: Any) -> float | None:
+    return None if not total else round(float(count or 0) / float(total), 3)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

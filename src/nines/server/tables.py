@@ -1,0 +1,612 @@
+"""Tables: a match of one game, its seats, the sockets watching it, and the computer players moving in it.
+
+The server is authoritative.  Every move goes through :meth:`TableManager.act` under
+the table's lock: the sequence number is checked (stale or repeated messages are
+refused), the rules check the action for the sender's seat, the action is stored,
+and only then applied and acknowledged.  After every change each socket receives the
+view of its own seat (a spectator, the view of no seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import hashlib
+import hmac
+import random
+import secrets
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from ..bots import Player, UnknownPlayer, make_player
+from ..games import GameSpec, UnknownGame, get_game
+from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
+from . import fronts
+from .config import ServerConfig
+from .describe import players_for
+from .logs import log
+from .messages import (
+    AckMessage,
+    CreateTable,
+    ErrorCode,
+    HintMessage,
+    JoinSeat,
+    LastAction,
+    Seated,
+    SeatInfo,
+    StateMessage,
+    TableInfo,
+)
+from .pubsub import Broker, TableEvent
+from .store import DealStat, MatchStat, SeatTaken, SeqConflict, StoredAction, StoredSeat, StoredTable, Store
+
+CLAIM_TTL_S = 20
+
+
+class TableError(Exception):
+    """A refused request: a typed code for programs and a sentence for people."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Connection(Protocol):
+    """A socket at a table: a seat (``None`` for a spectator) and a way to queue messages."""
+
+    seat: str | None
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message; must not block (the table's lock may be held)."""
+        ...
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    seat: str
+    kind: str  # human, bot, open
+    bot: str | None = None
+    person: str | None = None
+    token_hash: str | None = None
+    player: Player | None = None
+
+    def info(self, connected: bool) -> SeatInfo:
+        name = self.person if self.kind == "human" else self.bot
+        return SeatInfo(seat=self.seat, kind=self.kind, name=name, bot=self.bot, connected=connected)  # type: ignore[arg-type]
+
+
+@dataclass
+class Table:
+    id: str
+    spec: GameSpec
+    state: GameState
+    preset: str | None
+    options: dict[str, Any]
+    seed: int
+    hints: bool
+    bot_delay_ms: int
+    public: bool
+    invite: str
+    created_at: dt.datetime
+    seats: dict[str, Seat]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    last: LastAction | None = None
+    bot_task: asyncio.Task[None] | None = None
+    deals_counted: int = 0
+    match_counted: bool = False
+
+    @property
+    def seq(self) -> int:
+        """The number of actions taken: the sequence number every message must quote."""
+        return len(self.state.log)
+
+    @property
+    def status(self) -> str:
+        if self.state.is_over:
+            return "over"
+        if any(seat.kind == "open" for seat in self.seats.values()):
+            return "waiting"
+        return "playing"
+
+    def connected_seats(self) -> set[str]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    def info(self) -> TableInfo:
+        connected = self.connected_seats()
+        return TableInfo(
+            id=self.id,
+            game=self.spec.id,
+            title=self.spec.title,
+            preset=self.preset,
+            options=self.options,
+            seats=[s.info(s.seat in connected or s.kind == "bot") for s in self.seats.values()],
+            seq=self.seq,
+            status=self.status,  # type: ignore[arg-type]
+            hints=self.hints,
+            bot_delay_ms=self.bot_delay_ms,
+            public=self.public,
+            created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
+            winners=list(self.state.winners),
+        )
+
+    def state_for(self, seat: str | None, info: TableInfo | None = None, views: dict[str | None, dict[str, Any]] | None = None) -> StateMessage:
+        views = views if views is not None else {}
+        if seat not in views:
+            views[seat] = self.state.view(seat).to_dict()
+        return StateMessage(
+            seq=self.seq,
+            you=seat,
+            table=info or self.info(),
+            view=views[seat],
+            last=self.last,
+            invite=self.invite if seat is not None else None,
+        )
+
+    def broadcast(self) -> None:
+        """Queue each socket its own view of the table as it is now (call under the lock)."""
+        info = self.info()
+        views: dict[str | None, dict[str, Any]] = {}
+        for connection in list(self.connections):
+            connection.send(self.state_for(connection.seat, info, views))
+
+
+class TableManager:
+    """Every table this process serves, loaded from the store and kept in step with it."""
+
+    def __init__(self, store: Store, broker: Broker, config: ServerConfig) -> None:
+        self.store = store
+        self.broker = broker
+        self.config = config
+        self.instance = config.instance or uuid.uuid4().hex[:8]
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._hint_players: dict[str, tuple[str, Player] | None] = {}
+        self._closing = False
+
+    # -- life cycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every unfinished table from its stored actions, and set its computer players going."""
+        ids = await asyncio.to_thread(self.store.unfinished_table_ids)
+        for table_id in ids:
+            try:
+                table = await self.get(table_id)
+            except TableError:
+                continue
+            self._schedule_bot(table)
+        await self.broker.start(self._on_remote)
+        log.info("tables.resumed", count=len(self.tables), instance=self.instance)
+
+    async def stop(self) -> None:
+        self._closing = True
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.broker.close()
+
+    # -- finding and rebuilding tables ----------------------------------------------
+
+    async def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            stored = await asyncio.to_thread(self.store.load_table, table_id)
+            if stored is None:
+                raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
+            table = self._rebuild(stored)
+            self.tables[table_id] = table
+            if table.state.is_over and stored.status != "over":
+                # the process stopped between storing the last move and marking the match over
+                await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+        await self._count_results(table)
+        return table
+
+    def _rebuild(self, stored: StoredTable) -> Table:
+        """Event sourcing: a fresh match from options and seed, then every stored action replayed."""
+        try:
+            spec = get_game(stored.game)
+            options = spec.options_from_record(stored.options)
+            state = spec.new_match(options, stored.seed)
+            for action in stored.actions:
+                state.apply(state.parse_action(action.action), by=action.by)
+        except (UnknownGame, RulesError) as error:
+            log.exception("table.unreadable", table=stored.id, game=stored.game)
+            raise TableError(ErrorCode.NOT_FOUND, f"table {stored.id} cannot be rebuilt: {error}") from error
+        table = Table(
+            id=stored.id,
+            spec=spec,
+            state=state,
+            preset=stored.preset,
+            options=stored.options,
+            seed=stored.seed,
+            hints=stored.hints,
+            bot_delay_ms=stored.bot_delay_ms,
+            public=stored.public,
+            invite=stored.invite,
+            created_at=stored.created_at,
+            seats={},
+        )
+        self._set_seats(table, stored.seats)
+        if stored.actions:
+            a = stored.actions[-1]
+            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action)
+        log.info("table.rebuilt", table=table.id, game=spec.id, seq=table.seq, status=table.status)
+        return table
+
+    def _set_seats(self, table: Table, stored: list[StoredSeat]) -> None:
+        previous = table.seats
+        seats: dict[str, Seat] = {}
+        for s in stored:
+            player = None
+            if s.kind == "bot" and s.bot:
+                old = previous.get(s.seat)
+                player = old.player if old is not None and old.bot == s.bot and old.player else self._bot(table, s.seat, s.bot)
+            seats[s.seat] = Seat(s.seat, s.kind, s.bot, s.person, s.token_hash, player)
+        table.seats = seats
+
+    @staticmethod
+    def _bot(table: Table, seat: str, name: str) -> Player:
+        return make_player(name, table.spec.id, random.Random(f"{table.seed}:{seat}:{name}"))
+
+    async def listed(self) -> list[TableInfo]:
+        ids = await asyncio.to_thread(self.store.listed_tables)
+        infos = []
+        for table_id in ids:
+            try:
+                infos.append((await self.get(table_id)).info())
+            except TableError:
+                continue
+        return infos
+
+    # -- creating and joining ----------------------------------------------------------
+
+    async def create(self, request: CreateTable) -> Seated:
+        try:
+            spec = get_game(request.game)
+            options = spec.options(request.preset, request.options)
+        except (UnknownGame, RulesError) as error:
+            raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        seed = request.seed if request.seed is not None else secrets.randbelow(2**31 - 1)
+        seats_order = spec.new_match(options, seed).seats
+        if set(request.seats) != set(seats_order):
+            raise TableError(
+                ErrorCode.MALFORMED,
+                f"say who sits in each seat: {' '.join(seats_order)} (got {' '.join(request.seats) or 'none'})",
+            )
+        mine = [seat for seat, choice in request.seats.items() if choice.kind == "me"]
+        if len(mine) > 1:
+            raise TableError(ErrorCode.MALFORMED, "you can take one seat; leave the others open for friends or give them to computer players")
+        available = players_for(spec.id)
+        token = secrets.token_urlsafe(24)
+        stored_seats = []
+        for seat in seats_order:
+            choice = request.seats[seat]
+            if choice.kind == "bot":
+                if choice.bot not in available:
+                    raise TableError(
+                        ErrorCode.MALFORMED,
+                        f"seat {seat}: {choice.bot!r} is not a computer player for {spec.title}; choose one of {', '.join(available)}",
+                    )
+                stored_seats.append(StoredSeat(seat, "bot", bot=choice.bot))
+            elif choice.kind == "me":
+                stored_seats.append(StoredSeat(seat, "human", person=request.name, token_hash=hash_token(token)))
+            else:
+                stored_seats.append(StoredSeat(seat, "open"))
+        stored = StoredTable(
+            id=secrets.token_urlsafe(8).replace("-", "x").replace("_", "y"),
+            game=spec.id,
+            preset=request.preset or spec.default_preset,
+            options=options_to_dict(options),
+            seed=seed,
+            hints=request.hints,
+            bot_delay_ms=self.config.bot_delay_ms if request.bot_delay_ms is None else request.bot_delay_ms,
+            public=request.public,
+            invite=secrets.token_urlsafe(9),
+            status="playing",
+            winners=[],
+            created_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
+            seats=stored_seats,
+        )
+        await asyncio.to_thread(self.store.insert_table, stored)
+        if request.name:
+            await asyncio.to_thread(self.store.touch_person, request.name)
+        table = self._rebuild(stored)
+        self.tables[table.id] = table
+        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, seed=seed,
+                 seats={s.seat: s.bot or s.kind for s in stored_seats})
+        self._schedule_bot(table)
+        return Seated(table=table.info(), seat=mine[0] if mine else None, token=token if mine else None, invite=table.invite)
+
+    async def join(self, table_id: str, request: JoinSeat) -> Seated:
+        table = await self.get(table_id)
+        if not hmac.compare_digest(request.invite, table.invite):
+            raise TableError(ErrorCode.FORBIDDEN, "this invitation is not valid for this table")
+        token = secrets.token_urlsafe(24)
+        async with table.lock:
+            seat = table.seats.get(request.seat)
+            if seat is None:
+                raise TableError(ErrorCode.NOT_FOUND, f"there is no seat {request.seat}; the seats are {' '.join(table.seats)}")
+            try:
+                await asyncio.to_thread(self.store.take_seat, table.id, request.seat, hash_token(token), request.name)
+            except SeatTaken:
+                self._set_seats(table, await asyncio.to_thread(self.store.seats_of, table.id))
+                raise TableError(ErrorCode.CONFLICT, f"seat {request.seat} has already been taken") from None
+            seat.kind, seat.person, seat.token_hash = "human", request.name, hash_token(token)
+            table.broadcast()
+        if request.name:
+            await asyncio.to_thread(self.store.touch_person, request.name)
+        log.info("seat.taken", table=table.id, seat=request.seat)
+        await self._publish(table, "seats")
+        self._schedule_bot(table)
+        return Seated(table=table.info(), seat=request.seat, token=token, invite=table.invite)
+
+    def authenticate(self, table: Table, seat: str | None, token: str | None) -> str | None:
+        """The seat a token holds (``None``, a spectator, when no seat is asked for)."""
+        if seat is None:
+            return None
+        held = table.seats.get(seat)
+        if held is None or held.kind != "human" or held.token_hash is None or token is None:
+            raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
+        if not hmac.compare_digest(held.token_hash, hash_token(token)):
+            raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
+        return seat
+
+    # -- sockets -------------------------------------------------------------------------
+
+    async def attach(self, table: Table, connection: Connection) -> None:
+        async with table.lock:
+            table.connections.add(connection)
+            if connection.seat is None:
+                connection.send(table.state_for(None))
+            else:
+                table.broadcast()  # everyone sees the seat is connected
+
+    async def detach(self, table: Table, connection: Connection) -> None:
+        async with table.lock:
+            table.connections.discard(connection)
+            if connection.seat is not None and not self._closing:
+                table.broadcast()
+
+    # -- moves -------------------------------------------------------------------------
+
+    async def act(self, table: Table, seat: str | None, seq: int, text: str) -> AckMessage:
+        """Validate, store, apply and acknowledge one move by ``seat``; the state is unchanged if refused."""
+        if seat is None:
+            raise TableError(ErrorCode.FORBIDDEN, "spectators watch; to play, take a seat with an invitation")
+        async with table.lock:
+            await self._catch_up(table)
+            self._check_seq(table, seq)
+            if table.status == "waiting":
+                open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
+                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})")
+            state = table.state
+            try:
+                action = state.parse_action(text)
+                state.check(action, by=seat)
+            except MatchOver as error:
+                raise TableError(ErrorCode.MATCH_OVER, str(error)) from None
+            except OutOfTurn as error:
+                raise TableError(ErrorCode.OUT_OF_TURN, str(error)) from None
+            except RulesError as error:
+                raise TableError(ErrorCode.ILLEGAL, str(error)) from None
+            await self._commit(table, seat, action)
+        ack = AckMessage(seq=table.seq, action=str(action))
+        await self._after_change(table)
+        return ack
+
+    def _check_seq(self, table: Table, seq: int) -> None:
+        if seq != table.seq:
+            raise TableError(
+                ErrorCode.STALE,
+                f"this message was sent at move {seq} but the table is at move {table.seq}: look again and resend",
+            )
+
+    async def _commit(self, table: Table, by: str, action: Any) -> None:
+        """Store, then apply, then show everyone (under the lock; the action was checked)."""
+        state = table.state
+        seat = state.to_act
+        assert seat is not None
+        stored = StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action))
+        try:
+            await asyncio.to_thread(self.store.append_action, table.id, stored)
+        except SeqConflict:
+            # another process took this move first: follow it, and refuse ours as stale
+            await self._catch_up(table, force=True)
+            raise TableError(ErrorCode.STALE, "another move was made at the same moment: look again and resend") from None
+        state.apply(action, by=by)
+        table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action)
+        log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action)
+        if state.is_over:
+            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
+            log.info("table.over", table=table.id, winners=list(state.winners))
+        table.broadcast()
+
+    async def _catch_up(self, table: Table, force: bool = False) -> bool:
+        """Apply actions other processes stored since this one last looked (under the lock)."""
+        if not (self.broker.shared or force):
+            return False
+        actions = await asyncio.to_thread(self.store.actions_after, table.id, table.seq)
+        for a in actions:
+            if a.seq != table.seq + 1:
+                break
+            table.state.apply(table.state.parse_action(a.action), by=a.by)
+            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action)
+        return bool(actions)
+
+    async def _after_change(self, table: Table) -> None:
+        await self._count_results(table)
+        await self._publish(table, "action")
+        self._schedule_bot(table)
+
+    async def _publish(self, table: Table, kind: str) -> None:
+        if self.broker.shared:
+            try:
+                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind))
+            except Exception:
+                log.exception("pubsub.publish_failed", table=table.id)
+
+    async def _on_remote(self, event: TableEvent) -> None:
+        """Another process changed a table: follow it from the store and show our sockets."""
+        table = self.tables.get(event.table)
+        if table is None:
+            return
+        async with table.lock:
+            if event.kind in ("seats", "pace"):
+                stored = await asyncio.to_thread(self.store.load_table, table.id)
+                if stored is not None:
+                    self._set_seats(table, stored.seats)
+                    table.bot_delay_ms = stored.bot_delay_ms
+            await self._catch_up(table, force=True)
+            table.broadcast()
+        await self._count_results(table)
+        self._schedule_bot(table)
+
+    # -- statistics ----------------------------------------------------------------------
+
+    async def _count_results(self, table: Table) -> None:
+        """Keep each person's statistics: every finished deal, and the match once it is over."""
+        people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person}
+        if not people:
+            return
+        state = table.state
+        number = _deal_number(state)
+        if number is not None and number - 1 <= table.deals_counted and not (state.is_over and not table.match_counted):
+            return
+        record = state.record()
+        deals = fronts.finished_deals(record)
+        new = deals[table.deals_counted:]
+        stats = []
+        for deal in new:
+            number = int(deal.get("number", 0))
+            for seat, person in people.items():
+                outcome = fronts.deal_outcome(state, record, deal, seat)
+                stats.append(DealStat(table.id, number, seat, person, table.spec.id, **outcome.__dict__))
+        table.deals_counted = len(deals)
+        if stats:
+            await asyncio.to_thread(self.store.add_deal_stats, stats)
+        if state.is_over and not table.match_counted:
+            table.match_counted = True
+            results = [MatchStat(table.id, seat, person, table.spec.id, fronts.match_won(record, seat)) for seat, person in people.items()]
+            await asyncio.to_thread(self.store.add_match_stats, results)
+
+    # -- pace and hints ------------------------------------------------------------------
+
+    async def set_pace(self, table: Table, seat: str | None, seq: int, delay_ms: int) -> None:
+        if seat is None:
+            raise TableError(ErrorCode.FORBIDDEN, "only the players at the table set its pace")
+        async with table.lock:
+            self._check_seq(table, seq)
+            await asyncio.to_thread(self.store.set_pace, table.id, delay_ms)
+            table.bot_delay_ms = delay_ms
+            table.broadcast()
+        await self._publish(table, "pace")
+
+    def hint_player(self, game_id: str) -> tuple[str, Player] | None:
+        """The strongest computer player available for the game (the first in the configured order)."""
+        if game_id not in self._hint_players:
+            chosen = None
+            available = players_for(game_id)
+            for name in self.config.hint_players:
+                if name in available:
+                    chosen = (name, make_player(name, game_id, random.Random(0)))
+                    break
+            self._hint_players[game_id] = chosen
+        return self._hint_players[game_id]
+
+    async def hint(self, table: Table, seat: str | None, seq: int) -> HintMessage:
+        if not table.hints:
+            raise TableError(ErrorCode.HINTS_OFF, "hints are turned off at this table")
+        if seat is None:
+            raise TableError(ErrorCode.FORBIDDEN, "hints are for the players at the table")
+        async with table.lock:
+            self._check_seq(table, seq)
+            if table.state.is_over:
+                raise TableError(ErrorCode.MATCH_OVER, "the match is over")
+            if table.state.acting_seat != seat:
+                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act")
+            view = table.state.view(seat)
+        chosen = self.hint_player(table.spec.id)
+        if chosen is None:
+            raise TableError(ErrorCode.HINTS_OFF, "no computer player can give hints for this game")
+        name, player = chosen
+        decision = await asyncio.to_thread(player.decide, view)
+        return HintMessage(seq=seq, action=str(decision.action), reason=decision.reason, player=name)
+
+    # -- computer players ----------------------------------------------------------------
+
+    def _schedule_bot(self, table: Table) -> None:
+        if self._closing or table.status != "playing":
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        acting = table.state.acting_seat
+        if acting is None or table.seats[acting].kind != "bot":
+            return
+        table.bot_task = asyncio.create_task(self._drive_bots(table), name=f"bots-{table.id}")
+
+    async def _drive_bots(self, table: Table) -> None:
+        """Let computer players move, one after another, at the table's pace, while it is their turn."""
+        try:
+            while not self._closing:
+                seq = table.seq
+                acting = table.state.acting_seat
+                if table.status != "playing" or acting is None or table.seats[acting].kind != "bot":
+                    return
+                await asyncio.sleep(table.bot_delay_ms / 1000)
+                if table.seq != seq:
+                    continue
+                if not await self.broker.claim(f"{table.id}:{seq}", CLAIM_TTL_S):
+                    # another process is moving for this bot; follow it (or take over if it vanished)
+                    await asyncio.sleep(CLAIM_TTL_S)
+                    async with table.lock:
+                        await self._catch_up(table, force=True)
+                    continue
+                async with table.lock:
+                    if table.seq != seq:
+                        continue
+                    player = table.seats[acting].player
+                    assert player is not None
+                    view = table.state.view(acting)
+                decision = await asyncio.to_thread(player.decide, view)
+                async with table.lock:
+                    if table.seq != seq:
+                        continue
+                    action = decision.action
+                    if not table.state.can_apply(action, by=acting):
+                        log.warning("bot.illegal", table=table.id, seat=acting, action=str(action))
+                        action = table.state.legal_actions()[0]
+                    try:
+                        await self._commit(table, acting, action)
+                    except TableError:
+                        continue
+                await self._count_results(table)
+                await self._publish(table, "action")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot.failed", table=table.id)
+
+
+def _deal_number(state: GameState) -> int | None:
+    """The deal in progress, if the game's view says (``deal_number``)."""
+    number = getattr(state.view(None), "deal_number", None)
+    return number if isinstance(number, int) else None
