@@ -208,7 +208,8 @@ class ElyigitState(GameState):
         if reason is None:  # pragma: no cover - only asked about illegal actions
             return f"{action} is legal"
         if action.card not in deal.hands[seat]:
-            return f"{action.card.code} is not in {who}'s hand; playable: {legal}"
+            whose = f"{seat}'s hand" if seat != deal.contract.dummy else f"the dummy's hand ({seat}, played by {deal.contract.declarer})"
+            return f"{action.card.code} is not in {whose}; playable: {legal}"
         return f"{who}: {reason}"
 
     # -- applying --------------------------------------------------------------------
@@ -352,6 +353,8 @@ class ElyigitState(GameState):
             targets=contract.targets() if contract is not None else None,
             min_tricks=opts.min_tricks,
             play_out=opts.play_out,
+            play_rules=opts.play_rules,
+            no_trumps=opts.no_trumps,
             scores=dict(self.scores),
             target=opts.target,
             score_sheet=tuple(self.score_sheet()),

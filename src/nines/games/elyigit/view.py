@@ -15,6 +15,7 @@ from typing import Any
 from ...cards import Card
 from ..contract import plain
 from ..tricks import TrickView
+from .play_rules import PlayRules
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,9 @@ class ElyigitView:
     """Tricks each side needs: the contract for the declarers, ``10 - bid`` for the defenders."""
     min_tricks: int
     play_out: bool
+    play_rules: PlayRules
+    """The clauses of the compulsory play rule in force at this table (public)."""
+    no_trumps: bool
     scores: dict[str, int]
     target: int
     score_sheet: tuple[dict[str, Any], ...]
