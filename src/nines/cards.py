@@ -23,8 +23,8 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import total_ordering
+from dataclasses import dataclass, field
+from functools import lru_cache, total_ordering
 
 __all__ = [
     "Suit",
@@ -177,10 +177,19 @@ class Card:
 
     rank: Rank | None
     suit: Suit | None
+    # derived once at creation: cards are compared and written very often
+    code: str = field(init=False, compare=False, repr=False)
+    _key: tuple[int, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
             raise NotationError("a card has both a rank and a suit, or neither (a joker)")
+        if self.rank is None or self.suit is None:
+            code, key = "JK", (9, 0)
+        else:
+            code, key = self.rank.char + self.suit.value, (self.suit.index, -ace_high(self.rank))
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "_key", key)
 
     @property
     def is_joker(self) -> bool:
@@ -191,28 +200,16 @@ class Card:
         return parse_card(text)
 
     @property
-    def code(self) -> str:
-        """The notation form: ``9H``, ``TS``, ``JK``."""
-        if self.rank is None or self.suit is None:
-            return "JK"
-        return self.rank.char + self.suit.value
-
-    @property
     def pretty(self) -> str:
         """For people: ``10♥``, ``A♠``, ``🃏`` is avoided so terminals stay aligned."""
         if self.rank is None or self.suit is None:
             return "Jkr"
         return self.rank.long_name + self.suit.symbol
 
-    def _sort_key(self) -> tuple[int, int]:
-        if self.rank is None or self.suit is None:
-            return (9, 0)
-        return (self.suit.index, -ace_high(self.rank))
-
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._sort_key() < other._sort_key()
+        return self._key < other._key
 
     def __str__(self) -> str:
         return self.code
@@ -230,6 +227,11 @@ def parse_card(text: str) -> Card:
     """Read one card: ``9H``, ``th``, ``10♥``, ``JK`` (joker)."""
     if not isinstance(text, str):
         raise NotationError(f"a card is written as text like '9H', not {text!r}")
+    return _parse_card(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_card(text: str) -> Card:
     stripped = text.strip()
     if stripped.upper() in ("JK", "JOKER", "*"):
         return JOKER

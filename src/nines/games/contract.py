@@ -171,7 +171,7 @@ class GameState(ABC):
             mover = self.controller_of(to_act)
             whose = to_act if mover == to_act else f"{to_act} (played by {mover})"
             raise OutOfTurn(f"it is not {by}'s turn: {whose} is to act")
-        if not isinstance(action, Action):
+        if not hasattr(action, "to_record"):
             raise IllegalAction(f"{action!r} is not an action of this game")
         if action not in self.legal_actions():
             raise IllegalAction(self.why_illegal(action))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..contract import OptionsError
-from ..tricks import parse_trump
+from ..tricks import parse_trump, trump_code
 
 Form = Literal["three", "partners", "individual"]
 
@@ -59,13 +59,15 @@ class NeufOptions:
             raise OptionsError(f"form must be three, partners or individual, not {self.form!r}")
         if not self.trump_cycle:
             raise OptionsError("trump_cycle needs at least one entry (suit letters or NT)")
-        try:
-            cycle = tuple(t.upper() if t.upper() == "NT" else parse_trump(t).value for t in self.trump_cycle)  # type: ignore[union-attr]
-        except ValueError:
-            raise OptionsError(
-                f"trump_cycle {','.join(self.trump_cycle)!r}: each entry is S, H, D, C or NT"
-            ) from None
-        object.__setattr__(self, "trump_cycle", cycle)
+        cycle = []
+        for entry in self.trump_cycle:
+            try:
+                cycle.append(trump_code(parse_trump(str(entry))))
+            except ValueError:
+                raise OptionsError(
+                    f"trump_cycle entry {entry!r}: each entry is S, H, D, C or NT"
+                ) from None
+        object.__setattr__(self, "trump_cycle", tuple(cycle))
         if self.exchange and self.form != "three":
             raise OptionsError("only the three-player game has a spare hand to exchange with")
         if self.dealer_exchanges_first and not self.has_exchange:

@@ -5,6 +5,7 @@ Rules applied here are specified in RULES.md, chapter "Le Neuf"; the comments na
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -51,6 +52,7 @@ class Deal:
     actions: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     scores_after: dict[str, int] | None = None
+    finished_record: dict[str, Any] | None = None  # a finished deal never changes: its record is kept
 
 
 class NeufState(GameState):
@@ -351,7 +353,7 @@ class NeufState(GameState):
             to_act=to_act,
             legal=tuple(str(a) for a in self.legal_actions()) if seat is not None and seat == to_act else (),
             winners=tuple(self._winners),
-            previous_deal=self._deal_record(finished[-1]) if finished else None,
+            previous_deal=self._deal_record(finished[-1], shared=True) if finished else None,
         )
 
     # -- score sheet and records -----------------------------------------------------
@@ -373,7 +375,16 @@ class NeufState(GameState):
             })
         return rows
 
-    def _deal_record(self, deal: Deal) -> dict[str, Any]:
+    def _deal_record(self, deal: Deal, *, shared: bool = False) -> dict[str, Any]:
+        """A deal's record; ``shared`` returns a finished deal's kept record itself (read-only use)."""
+        if deal.finished_record is not None:
+            return deal.finished_record if shared else copy.deepcopy(deal.finished_record)
+        record = self._build_deal_record(deal)
+        if deal.phase == "done":
+            deal.finished_record = copy.deepcopy(record)
+        return record
+
+    def _build_deal_record(self, deal: Deal) -> dict[str, Any]:
         hands = {k: [c.code for c in v] for k, v in deal.dealt.items()}
         return {
             "number": deal.number,
