@@ -6,7 +6,7 @@ from .melds import MeldError, MonkeyShape, Placement, RunShape, read_set
 from .options import PRESETS, RummyOptions
 from .state import PresetHand, RummyState, rummy_sorted
 from .table import Table, TableSet
-from .view import PlacedCard, RummyView, TableSetView
+from .view import Move, PlacedCard, RummyView, TableSetView
 
 __all__ = [
     "Discard",
@@ -15,6 +15,7 @@ __all__ = [
     "Lay",
     "MeldError",
     "MonkeyShape",
+    "Move",
     "PRESETS",
     "PlacedCard",
     "Placement",

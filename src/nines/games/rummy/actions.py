@@ -17,7 +17,7 @@ swaps, discards).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any, ClassVar
@@ -83,6 +83,13 @@ class Lay(_Ordered):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "placements", canonical_order(self.placements))
+
+    @classmethod
+    def canonical(cls, placements: tuple[Placement, ...]) -> Lay:
+        """A lay from placements already in the order they are written (as enumerated)."""
+        lay = object.__new__(cls)
+        object.__setattr__(lay, "placements", placements)
+        return lay
 
     @classmethod
     def of(cls, texts: str | Sequence[str]) -> Lay:
@@ -162,6 +169,11 @@ class Discard(_Ordered):
 
 
 RummyAction = Draw | Lay | Extend | Swap | Discard
+
+
+def sort_actions(actions: Iterable[RummyAction]) -> list[RummyAction]:
+    """Actions in their natural order, without repeats (faster than comparing pairwise)."""
+    return sorted(set(actions), key=lambda a: a._full_key())
 
 
 def parse_set_id(text: str) -> str:

@@ -7,7 +7,7 @@ always wild.  A card of the wild rank may still be played as its own printed car
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...cards import Card, Rank
 
@@ -18,19 +18,17 @@ class Wilds:
 
     indicator: Card
     """The card turned up after the deal; out of play for the whole hand."""
+    rank: Rank = field(init=False, compare=False)
+    """The wild rank: the rank after the indicator's, king to ace, ace to two."""
 
     def __post_init__(self) -> None:
-        if self.indicator.is_joker:
+        if self.indicator.rank is None:
             raise ValueError("a printed joker cannot be the indicator: it is shuffled back and another card turned")
-
-    @property
-    def rank(self) -> Rank:
-        """The wild rank: the rank after the indicator's, king to ace, ace to two."""
-        assert self.indicator.rank is not None
-        return self.indicator.rank.next
+        object.__setattr__(self, "rank", self.indicator.rank.next)
 
     def is_wild(self, card: Card) -> bool:
-        return card.is_joker or card.rank is self.rank
+        rank = card.rank
+        return rank is None or rank is self.rank
 
     def describe(self) -> str:
         return f"the indicator {self.indicator.code} makes every {_plural(self.rank)} wild, as are the printed jokers"

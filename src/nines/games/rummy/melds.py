@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from ...cards import JOKER, SUITS, Card, NotationError, Rank, Suit, parse_card
@@ -48,7 +48,13 @@ def rank_at(position: int) -> Rank:
 
 
 def card_at(suit: Suit, position: int) -> Card:
-    return Card(rank_at(position), suit)
+    """The card at a run position of a suit."""
+    return _CARD_AT[suit][position]
+
+
+_CARD_AT: dict[Suit, tuple[Card, ...]] = {  # index 0 unused
+    suit: (JOKER,) + tuple(Card(rank_at(pos), suit) for pos in range(LOW_ACE, HIGH_ACE + 1)) for suit in SUITS
+}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -62,6 +68,16 @@ class Placement:
 
     card: Card
     stands_for: Card
+    # kept from stable card numbers (not from enum hashes), so it survives pickling
+    _hash: int = field(init=False, repr=False, compare=False)
+    _natural: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_natural", self.card == self.stands_for)
+        object.__setattr__(self, "_hash", hash((_card_code(self.card), _card_code(self.stands_for))))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def natural(cls, card: Card) -> Placement:
@@ -88,7 +104,7 @@ class Placement:
     @property
     def is_natural(self) -> bool:
         """Played as its own printed card (a card of the wild rank may be, too)."""
-        return self.card == self.stands_for
+        return self._natural
 
     @property
     def text(self) -> str:
@@ -96,6 +112,12 @@ class Placement:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _card_code(card: Card) -> int:
+    if card.rank is None or card.suit is None:
+        return 52
+    return card.suit.index * 13 + card.rank.value - 1
 
 
 # -- shapes --------------------------------------------------------------------------
@@ -255,48 +277,77 @@ def canonical_order(placements: Iterable[Placement]) -> tuple[Placement, ...]:
 # -- enumeration ---------------------------------------------------------------------
 
 
+# Enumeration works on card numbers (0-51 by suit then rank, 52 the joker) so that the
+# search touches only lists of counts; the placements it yields are made once, here.
+JOKER_NUMBER = 52
+CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in Rank) + (JOKER,)
+_NUMBER: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
+_PLACED: tuple[tuple[Placement, ...], ...] = tuple(
+    tuple(Placement(CARDS[c], CARDS[m]) for m in range(JOKER_NUMBER)) for c in range(len(CARDS))
+)
+# the card number at each run position of each suit (index 0 unused)
+_LINE: tuple[tuple[int, ...], ...] = tuple(
+    (-1,) + tuple(_NUMBER[card_at(suit, pos)] for pos in range(LOW_ACE, HIGH_ACE + 1)) for suit in SUITS
+)
+
+
+def card_number(card: Card) -> int:
+    return _NUMBER[card]
+
+
+def _counts(available: Counter[Card]) -> list[int]:
+    pool = [0] * len(CARDS)
+    for card, n in available.items():
+        if n > 0:
+            pool[_NUMBER[card]] += n
+    return pool
+
+
+def _wild_numbers(pool: Sequence[int], wilds: Wilds) -> list[int]:
+    offset = wilds.rank.value - 1
+    found = [suit * 13 + offset for suit in range(4) if pool[suit * 13 + offset] > 0]
+    if pool[JOKER_NUMBER] > 0:
+        found.append(JOKER_NUMBER)
+    return found
+
+
 def wild_kinds(available: Counter[Card], wilds: Wilds) -> list[Card]:
-    """The different wild cards in a hand (a joker, and each card of the wild rank)."""
-    return sorted((card for card, n in available.items() if n > 0 and wilds.is_wild(card)), key=_card_key)
-
-
-def _card_key(card: Card) -> tuple[int, int, int]:
-    if card.is_joker:
-        return (1, 0, 0)
-    return (0, card.suit.index, card.rank.value)  # type: ignore[union-attr]
+    """The different wild cards in a hand (each card of the wild rank, then the joker)."""
+    return [CARDS[i] for i in _wild_numbers(_counts(available), wilds)]
 
 
 def _fill(
-    needed: Sequence[Card],
-    available: Counter[Card],
-    kinds: Sequence[Card],
+    needed: Sequence[int],
+    pool: list[int],
+    kinds: Sequence[int],
     min_naturals: int = 0,
 ) -> Iterator[tuple[Placement, ...]]:
     """Every way to fill the needed cards, each by itself (natural) or by a wild from the hand."""
     out: list[Placement] = []
+    size = len(needed)
 
     def step(i: int, naturals: int) -> Iterator[tuple[Placement, ...]]:
-        if i == len(needed):
+        if i == size:
             if naturals >= min_naturals:
                 yield tuple(out)
             return
         # not enough places left to reach the naturals required
-        if naturals + (len(needed) - i) < min_naturals:
+        if naturals + (size - i) < min_naturals:
             return
         want = needed[i]
-        if available[want] > 0:
-            available[want] -= 1
-            out.append(Placement(want, want))
+        if pool[want] > 0:
+            pool[want] -= 1
+            out.append(_PLACED[want][want])
             yield from step(i + 1, naturals + 1)
             out.pop()
-            available[want] += 1
+            pool[want] += 1
         for wild in kinds:
-            if wild != want and available[wild] > 0:
-                available[wild] -= 1
-                out.append(Placement(wild, want))
+            if wild != want and pool[wild] > 0:
+                pool[wild] -= 1
+                out.append(_PLACED[wild][want])
                 yield from step(i + 1, naturals)
                 out.pop()
-                available[wild] += 1
+                pool[wild] += 1
 
     yield from step(0, 0)
 
@@ -309,26 +360,24 @@ def enumerate_runs(
     max_size: int,
 ) -> Iterator[tuple[Placement, ...]]:
     """Every distinct run the hand can lay in the given suits, ``min_size`` to ``max_size`` cards."""
-    pool = Counter({c: n for c, n in available.items() if n > 0})
-    kinds = wild_kinds(pool, wilds)
+    pool = _counts(available)
+    kinds = _wild_numbers(pool, wilds)
     wild_total = sum(pool[k] for k in kinds)
     max_size = min(max_size, HIGH_ACE)
     for suit in suits:
-        have = [False] + [pool[card_at(suit, pos)] > 0 for pos in range(LOW_ACE, HIGH_ACE + 1)]
+        line = _LINE[suit.index]
         for low in range(LOW_ACE, HIGH_ACE + 1):
             gaps = 0
             for high in range(low, min(HIGH_ACE, low + max_size - 1) + 1):
-                if not have[high]:
+                if pool[line[high]] == 0:
                     gaps += 1
                 if gaps > wild_total:
                     break  # the stretch has more holes than the hand has wilds
-                size = high - low + 1
-                if size < min_size:
+                if high - low + 1 < min_size:
                     continue
                 if low == 2 and high == HIGH_ACE:
                     continue  # two to ace is written as ace to king (the ace taken low)
-                needed = [card_at(suit, pos) for pos in range(low, high + 1)]
-                yield from _fill(needed, pool, kinds)
+                yield from _fill(line[low : high + 1], pool, kinds)
 
 
 def enumerate_monkeys(
@@ -339,31 +388,33 @@ def enumerate_monkeys(
     max_size: int,
 ) -> Iterator[tuple[Placement, ...]]:
     """Every distinct monkey the hand can lay in the given ranks."""
-    pool = Counter({c: n for c, n in available.items() if n > 0})
-    kinds = wild_kinds(pool, wilds)
+    pool = _counts(available)
+    kinds = _wild_numbers(pool, wilds)
     wild_total = sum(pool[k] for k in kinds)
     low = max(min_size, MONKEY_MIN)
     high = min(max_size, MONKEY_MAX)
     for rank in ranks:
-        naturals = [s for s in SUITS if pool[Card(rank, s)] > 0]
-        if not naturals:
+        numbers = [suit * 13 + rank.value - 1 for suit in range(4)]
+        if not any(pool[n] for n in numbers):
             continue  # a monkey holds at least one natural card of its rank
         for size in range(low, high + 1):
-            for suits in combinations(SUITS, size):
-                missing = sum(1 for s in suits if pool[Card(rank, s)] == 0)
+            for chosen in combinations(numbers, size):
+                missing = sum(1 for n in chosen if pool[n] == 0)
                 if missing > wild_total or missing == size:
                     continue
-                yield from _fill([Card(rank, s) for s in suits], pool, kinds, min_naturals=1)
+                yield from _fill(chosen, pool, kinds, min_naturals=1)
 
 
 def fillers(want: Card, available: Counter[Card], wilds: Wilds) -> list[Placement]:
     """The ways one card of the hand can take the place of ``want``: itself, or any wild."""
+    pool = _counts(available)
+    target = _NUMBER[want]
     options = []
-    if available[want] > 0:
-        options.append(Placement(want, want))
-    for wild in wild_kinds(available, wilds):
-        if wild != want:
-            options.append(Placement(wild, want))
+    if pool[target] > 0:
+        options.append(_PLACED[target][target])
+    for wild in _wild_numbers(pool, wilds):
+        if wild != target:
+            options.append(_PLACED[wild][target])
     return options
 
 
@@ -381,6 +432,7 @@ __all__ = [
     "Shape",
     "canonical_order",
     "card_at",
+    "card_number",
     "check_wild_uses",
     "enumerate_monkeys",
     "enumerate_runs",

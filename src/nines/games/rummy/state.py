@@ -24,13 +24,13 @@ from ..contract import (
     options_to_dict,
 )
 from . import deal as dealing
-from .actions import Discard, Draw, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action
+from .actions import Discard, Draw, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action, sort_actions
 from .indicator import Wilds
 from .melds import RUN_MIN, MeldError, MonkeyShape, Placement, enumerate_monkeys, enumerate_runs, fillers, read_set
 from .options import HAND_SIZE, RummyOptions
 from .scoring import score_hand, session_winners
 from .table import Table, TableSet
-from .view import PlacedCard, RummyView, TableSetView
+from .view import Move, PlacedCard, RummyView, TableSetView
 
 OPENING_MIN = 4
 """Seed 002: a player's first set must contain at least four cards."""
@@ -90,6 +90,7 @@ class Deal:
     drawn: tuple[str, Card] | None = None
     reshuffles: list[dict[str, Any]] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    public: list[Move] = field(default_factory=list)  # the moves as everyone saw them
     preset: bool = False
     result: dict[str, Any] | None = None
     scores_after: dict[str, int] | None = None
@@ -266,7 +267,7 @@ class RummyState(GameState):
         actions: set[RummyAction] = {Discard(card) for card in available}
         if not self.first_round:
             actions.update(self._set_plays(seat, available))
-        return sorted(actions)
+        return sort_actions(actions)
 
     def _set_plays(self, seat: str, available: Counter[Card]) -> set[RummyAction]:
         """Every legal lay, extension and swap for ``seat`` (the first round is over)."""
@@ -282,10 +283,10 @@ class RummyState(GameState):
         least = RUN_MIN if opened else OPENING_MIN
         if most >= least:
             for placements in enumerate_runs(available, wilds, table.open_suits(), least, most):
-                plays.add(Lay(placements))
+                plays.add(Lay.canonical(placements))
             if self._monkeys_allowed():
                 for placements in enumerate_monkeys(available, wilds, table.open_ranks(), least, most):
-                    plays.add(Lay(placements))
+                    plays.add(Lay.canonical(placements))
         if opened and most >= 1:
             for table_set in table:
                 for want in table_set.wants():
@@ -460,6 +461,14 @@ class RummyState(GameState):
         else:
             assert isinstance(action, Discard)
         deal.actions.append(entry)
+        # A card drawn from the stock is seen only by the player who drew it.
+        deal.public.append(Move(
+            seat=seat,
+            action=str(action),
+            drew=deal.drawn[1] if isinstance(action, Draw) and action.source == "discard" and deal.drawn else None,
+            set=entry.get("set"),
+            took=parse_card(entry["wild"]) if "wild" in entry else None,
+        ))
         if isinstance(action, Discard):
             self._discard(seat, action.card)
 
@@ -601,20 +610,13 @@ class RummyState(GameState):
             top_discard=deal.discard_pile[-1] if deal.discard_pile else None,
             stock_size=len(deal.stock),
             reshuffles=len(deal.reshuffles),
-            moves=tuple(self._public_move(entry, seat) for entry in deal.actions),
+            moves=tuple(deal.public),
             scores=dict(self.totals),
             score_sheet=tuple(self.score_sheet()),
             legal=tuple(str(a) for a in self.legal_actions()) if mine else (),
             winners=tuple(self._winners),
             previous_hand=self._previous_hand(finished[-1]) if finished else None,
         )
-
-    @staticmethod
-    def _public_move(entry: Mapping[str, Any], seat: str | None) -> dict[str, Any]:
-        # A card drawn from the stock is seen only by the player who drew it.
-        if entry.get("action") == "draw" and entry.get("source") == "stock" and entry.get("seat") != seat:
-            return {k: v for k, v in entry.items() if k != "card"}
-        return dict(entry)
 
     @staticmethod
     def _previous_hand(deal: Deal) -> dict[str, Any]:

@@ -30,6 +30,21 @@ class PlacedCard:
 
 
 @dataclass(frozen=True)
+class Move:
+    """One move of the hand as everyone saw it."""
+
+    seat: str
+    action: str
+    """The text form: ``draw stock``, ``lay 7H 8H JK=9H TH``, ``swap H 9H``, ``discard 4C``."""
+    drew: Card | None = None
+    """The card taken from the discard pile (a card drawn from the stock is not shown)."""
+    set: str | None = None
+    """The set laid, extended or swapped in."""
+    took: Card | None = None
+    """The wild a swap took into the hand."""
+
+
+@dataclass(frozen=True)
 class TableSetView:
     """A run or monkey on the table."""
 
@@ -76,8 +91,8 @@ class RummyView:
     top_discard: Card | None
     stock_size: int
     reshuffles: int
-    moves: tuple[dict[str, Any], ...]
-    """This hand's moves as this seat saw them."""
+    moves: tuple[Move, ...]
+    """This hand's moves as everyone saw them."""
     scores: dict[str, int]
     score_sheet: tuple[dict[str, Any], ...]
     legal: tuple[str, ...]
