@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...cards import Card, Suit, ace_low, format_cards
+from ...cards import Card, Suit, ace_low, format_cards, sort_hand
 from ..tricks import winning_index
 
 __all__ = ["PlayRules", "STRICT", "legal_plays", "why_not_playable", "trick_winner", "suit_name"]
@@ -54,6 +54,11 @@ _SUIT_NAMES = {Suit.SPADES: "spade", Suit.HEARTS: "heart", Suit.DIAMONDS: "diamo
 
 def suit_name(suit: Suit, plural: bool = False) -> str:
     return _SUIT_NAMES[suit] + ("s" if plural else "")
+
+
+def _show(cards: Iterable[Card]) -> str:
+    """Cards as a player holds them here: by suit, nine down to ace."""
+    return format_cards(sort_hand(cards, ace_low))
 
 
 def _strength(card: Card) -> int:
@@ -122,7 +127,7 @@ def why_not_playable(
     allowed = legal_plays(cards, trick, trump, rules)
     if card in allowed:
         return None
-    playable = format_cards(allowed)
+    playable = _show(allowed)
     if card not in cards:
         return f"{card.code} is not in the hand; playable: {playable}"
     led = trick[0].suit
@@ -131,7 +136,7 @@ def why_not_playable(
     if same:
         if card.suit != led:
             return (
-                f"{suit_name(led, True)} were led and you hold {format_cards(same)}: you must follow suit"
+                f"{suit_name(led, True)} were led and you hold {_show(same)}: you must follow suit"
                 + (f" (playable: {playable})" if len(allowed) < len(same) else "")
             )
         best = _best_of(trick, led)

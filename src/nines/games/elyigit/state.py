@@ -198,7 +198,7 @@ class ElyigitState(GameState):
                 return f"no trumps is not allowed in this game (option no_trumps); {seat} names a suit: {names}"
             return f"the auction is over: {seat}, the declarer, names trumps now: {names}"
         assert deal.trick is not None and deal.contract is not None
-        legal = format_cards(a.card for a in self.legal_actions() if isinstance(a, Play))
+        legal = format_cards(sort_hand((a.card for a in self.legal_actions() if isinstance(a, Play)), ace_low))
         who = seat if seat != deal.contract.dummy else f"the dummy {seat} (played by {deal.contract.declarer})"
         if not isinstance(action, Play):
             return f"it is the play: {who} plays one of {legal}"
