@@ -1,0 +1,990 @@
+/*
+ * nines.solver._core -- exact perfect-information ("double dummy") solver for the
+ * trick-taking games of Nines: Elyigit's Nines (compulsory overtaking and trumping)
+ * and Le Neuf (plain follow suit; three players, four in partnerships, four alone).
+ *
+ * Everything about a position lives here as bitmasks: hand[player][suit] is a 16-bit
+ * mask whose bit r is the card of strength r in that suit (bit 0 the weakest; the
+ * Python layer maps ace-low or ace-high ranks onto bits).  Players are numbered
+ * clockwise 0..np-1.  The two sides are MAX (the side whose tricks are counted) and
+ * MIN; for a paranoid value MAX is one player alone.
+ *
+ * The search (see rules/solver.md):
+ *   - zero-window searches "can MAX take at least t of the remaining tricks?" driven
+ *     from a guess (MTD style), each a plain boolean alpha-beta;
+ *   - at each trick boundary: sure tricks of the side on lead and a sure trick for the
+ *     holder of the top trump (bounds that cut the search), then a transposition table;
+ *   - only the top card of each run of equivalent cards is searched (equivalence
+ *     relative to the cards still in play, the current trick's cards included);
+ *   - heuristic move ordering, plus the best move remembered by the table;
+ *   - partition search: every result carries, per suit, the set of ranks whose
+ *     identity mattered (always a top segment: "all cards of strength >= t").  A table
+ *     entry is keyed on the suit lengths of every hand and on who holds those relevant
+ *     top cards only, so one entry answers for many positions.  It stores a lower and
+ *     an upper bound on the tricks MAX takes from that trick on.
+ *   - the table has a fixed size (buckets of entries, replacement when full) and is
+ *     emptied by bumping a generation counter, never by walking it.
+ *
+ * The C core trusts its caller for game logic (the Python layer validates deals) but
+ * still checks what it needs not to crash: sizes, ranges and overlaps.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RULE_FOLLOW 0  /* follow suit if you can, otherwise anything (Le Neuf, bridge) */
+#define RULE_ELYIGIT 1 /* follow and beat, else trump and over-trump, else anything */
+
+#define NSUITS 4
+#define MAXP 4
+#define MAXRANKS 13
+#define MAXMOVES 14
+
+/* ranks of strength >= r, as a mask: the "top segment" from r upward */
+#define PFX(r) ((uint16_t)(0xFFFFu << (r)))
+/* ranks of strength > r */
+#define ABOVE(r) ((uint16_t)(0xFFFFu << ((r) + 1)))
+
+static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
+static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
+
+/* ------------------------------------------------------------------------------------
+ * pext for 13-bit masks by table: gather the bits of x selected by m, packed low.
+ * Used to write each suit as the sequence of its holders from the weakest card up,
+ * in relative ranks (the cards already played are squeezed out).
+ * ---------------------------------------------------------------------------------- */
+static uint8_t PEXT7[128][128];
+
+static void init_tables(void) {
+    for (int m = 0; m < 128; m++) {
+        for (int x = 0; x < 128; x++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 7; b++) {
+                if (m & (1 << b)) {
+                    if (x & (1 << b)) out |= 1 << k;
+                    k++;
+                }
+            }
+            PEXT7[m][x] = (uint8_t)out;
+        }
+    }
+}
+
+static inline uint32_t pext13(uint32_t x, uint32_t m) {
+    uint32_t lo = m & 127u, hi = (m >> 7) & 63u;
+    return (uint32_t)PEXT7[lo][x & 127u] | ((uint32_t)PEXT7[hi][(x >> 7) & 63u] << popc(lo));
+}
+
+/* strength of the k-th strongest card (k >= 1) of mask */
+static inline int kth_top(uint32_t mask, int k) {
+    while (--k > 0) mask &= ~(1u << topbit(mask));
+    return topbit(mask);
+}
+
+/* ------------------------------------------------------------------------------------
+ * Transposition table
+ * ---------------------------------------------------------------------------------- */
+#define WAYS 15
+#define NO_MOVE 0xFF
+
+typedef struct {
+    uint64_t k0, k1; /* the two bit planes of the holders of the relevant cards, masked */
+    uint64_t mask;   /* per suit (16 bits each), the positions of the relevant cards */
+    int8_t lb, ub;   /* bounds on the tricks MAX takes from this trick on */
+    uint8_t best;    /* suit << 4 | relative index from the top, or NO_MOVE */
+    uint8_t pad[5];
+} TTEntry;
+
+typedef struct {
+    uint64_t sig;  /* lengths of every hand in every suit, leader; 0 = empty */
+    uint16_t gen;  /* valid only when equal to the table's generation */
+    uint8_t n;     /* entries in use */
+    uint8_t next;  /* next entry to replace when full */
+    uint8_t pad[4];
+    TTEntry e[WAYS];
+    uint8_t pad2[16];
+} TTBucket; /* 512 bytes */
+
+typedef struct {
+    TTBucket *b;
+    size_t nbuckets; /* power of two */
+    uint16_t gen;
+    uint64_t stores, replaced_buckets;
+} TT;
+
+static int tt_alloc(TT *t, size_t bytes) {
+    size_t nb = 2;
+    while (nb * 2 * sizeof(TTBucket) <= bytes) nb *= 2;
+    /* calloc: the operating system hands out zero pages lazily, so untouched memory costs nothing */
+    t->b = (TTBucket *)calloc(nb, sizeof(TTBucket));
+    if (!t->b) return -1;
+    t->nbuckets = nb;
+    t->gen = 1;
+    t->stores = t->replaced_buckets = 0;
+    return 0;
+}
+
+static void tt_clear(TT *t) {
+    t->gen++;
+    if (t->gen == 0) { /* generations wrapped: empty for real, once every 65535 clears */
+        memset(t->b, 0, t->nbuckets * sizeof(TTBucket));
+        t->gen = 1;
+    }
+}
+
+static inline size_t tt_index(const TT *t, uint64_t sig) {
+    uint64_t h = sig * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return (size_t)(h & (t->nbuckets - 1)) & ~(size_t)1;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Search context
+ * ---------------------------------------------------------------------------------- */
+typedef struct {
+    int np, rule, trump; /* trump: suit 0..3, or -1 for no trumps */
+    uint8_t maxside[MAXP];
+    uint16_t hand[MAXP][NSUITS];
+    uint16_t inplay[NSUITS]; /* union of the hands */
+    int tricks_left;         /* tricks not finished, the current one included */
+    int leader, ntable;
+    uint8_t tcard[MAXP];     /* cards on the table, in play order: suit << 4 | strength */
+    uint16_t tmask[NSUITS];  /* the same as masks */
+    int won;                 /* tricks MAX has won since the root */
+    int target;              /* the zero-window question: does MAX reach target tricks? */
+    uint64_t nodes;
+    int use_partition;       /* 0: key the table on every card (exact relative ranks) */
+    int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
+    TT *tt;
+} Ctx;
+
+typedef struct {
+    uint8_t card;  /* suit << 4 | strength: the representative (top of its run) */
+    uint16_t run;  /* the equivalent cards it stands for (itself included) */
+    int weight;
+} Move;
+
+static inline int seat_at(const Ctx *c, int k) {
+    int p = c->leader + k;
+    return p >= c->np ? p - c->np : p;
+}
+
+/* index in tcard of the card winning the trick so far (n >= 1 cards) */
+static inline int trick_winner(const Ctx *c, int n) {
+    int best = 0;
+    int bs = c->tcard[0] >> 4, br = c->tcard[0] & 15;
+    for (int i = 1; i < n; i++) {
+        int s = c->tcard[i] >> 4, r = c->tcard[i] & 15;
+        if (s == bs) {
+            if (r > br) { best = i; br = r; }
+        } else if (s == c->trump) {
+            best = i; bs = s; br = r;
+        }
+    }
+    return best;
+}
+
+/* The legal cards of player p now, per suit.  lrel receives the ranks whose identity
+ * decided legality (Elyigit's "beat the best card on the table" makes ranks matter). */
+static inline void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]) {
+    const uint16_t *h = c->hand[p];
+    lrel[0] = lrel[1] = lrel[2] = lrel[3] = 0;
+    if (c->ntable == 0) {
+        memcpy(legal, h, sizeof(uint16_t) * NSUITS);
+        return;
+    }
+    int led = c->tcard[0] >> 4;
+    if (h[led]) {
+        legal[0] = legal[1] = legal[2] = legal[3] = 0;
+        legal[led] = h[led];
+        if (c->rule == RULE_ELYIGIT) {
+            /* follow and beat the best card of the led suit on the table, if you can */
+            int b = topbit(c->tmask[led]);
+            uint16_t over = h[led] & ABOVE(b);
+            lrel[led] = PFX(b);
+            if (over) legal[led] = over;
+        }
+        return;
+    }
+    if (c->rule == RULE_ELYIGIT && c->trump >= 0 && h[c->trump]) {
+        /* void in the led suit: trump, over-trumping when you can, under-trumping if not */
+        int tr = c->trump;
+        legal[0] = legal[1] = legal[2] = legal[3] = 0;
+        legal[tr] = h[tr];
+        if (c->tmask[tr]) {
+            int b = topbit(c->tmask[tr]);
+            uint16_t over = h[tr] & ABOVE(b);
+            lrel[tr] = PFX(b);
+            if (over) legal[tr] = over;
+        }
+        return;
+    }
+    memcpy(legal, h, sizeof(uint16_t) * NSUITS); /* neither: play anything */
+}
+
+/* can player q beat a card of suit ws, strength wr, when suit ls was led? */
+static inline int can_beat(const Ctx *c, int q, int ls, int ws, int wr) {
+    const uint16_t *h = c->hand[q];
+    if (h[ls]) return ws == ls && (h[ls] & ABOVE(wr)) != 0;
+    if (c->trump < 0) return 0;
+    uint16_t t = h[c->trump];
+    if (!t) return 0;
+    if (ws != c->trump) return 1;
+    return (t & ABOVE(wr)) != 0;
+}
+
+/* one representative per run of equivalent legal cards */
+static inline int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
+    int n = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        uint16_t L = legal[s];
+        if (!L) continue;
+        uint16_t others = (uint16_t)((c->inplay[s] | c->tmask[s]) & ~c->hand[p][s]);
+        while (L) {
+            int r = topbit(L);
+            uint16_t below = others & (uint16_t)((1u << r) - 1u);
+            uint16_t floor = below ? (uint16_t)(0xFFFFu << (topbit(below) + 1)) : 0xFFFFu;
+            uint16_t run = L & floor & (uint16_t)((2u << r) - 1u);
+            mv[n].card = (uint8_t)(s << 4 | r);
+            mv[n].run = run;
+            mv[n].weight = 0;
+            n++;
+            L &= (uint16_t)~run;
+        }
+    }
+    return n;
+}
+
+/* Move ordering: cheap heuristics, the best card first in cut nodes. */
+static void order_moves(const Ctx *c, int p, Move *mv, int n, int hint) {
+    const int np = c->np, tr = c->trump;
+    const int me = c->maxside[p];
+    if (c->ntable == 0) {
+        for (int i = 0; i < n; i++) {
+            int s = mv[i].card >> 4, r = mv[i].card & 15;
+            uint16_t all = c->inplay[s];
+            int top = topbit(all);
+            int owner = 0;
+            for (int q = 0; q < np; q++)
+                if (c->hand[q][s] >> top & 1) owner = q;
+            int w;
+            int mylen = popc(c->hand[p][s]);
+            if (owner == p) {
+                w = (mv[i].run >> top & 1) ? 60 : 20 - r;
+            } else if (c->maxside[owner] == me) {
+                w = 45 - r;
+            } else {
+                w = 12 - r - mylen;
+                if (s == tr) w -= 10;
+            }
+            if (tr >= 0 && s != tr) {
+                for (int q = 0; q < np; q++) {
+                    if (q == p || c->hand[q][s] || !c->hand[q][tr]) continue;
+                    w += (c->maxside[q] == me) ? 25 : -35;
+                }
+            }
+            mv[i].weight = w;
+        }
+    } else {
+        int ls = c->tcard[0] >> 4;
+        int wi = trick_winner(c, c->ntable);
+        int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
+        int wp = seat_at(c, wi);
+        int side_win = c->maxside[wp] == me;
+        int left = np - c->ntable - 1; /* players after p in this trick */
+        int opp_can_beat_w = 0;
+        for (int k = 1; k <= left; k++) {
+            int q = seat_at(c, c->ntable + k);
+            if (c->maxside[q] != me && can_beat(c, q, ls, ws, wr)) opp_can_beat_w = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            int s = mv[i].card >> 4, r = mv[i].card & 15;
+            int beats = (s == ws && r > wr) || (s == tr && ws != tr);
+            int w;
+            if (beats) {
+                int safe = 1;
+                for (int k = 1; k <= left; k++) {
+                    int q = seat_at(c, c->ntable + k);
+                    if (c->maxside[q] != me && can_beat(c, q, ls, s, r)) { safe = 0; break; }
+                }
+                if (side_win && !opp_can_beat_w)
+                    w = 10 - r; /* partner already has it: do not waste a high card */
+                else if (safe)
+                    w = 80 - r; /* the cheapest sure winner */
+                else
+                    w = 30 + r;
+            } else {
+                if (side_win && !opp_can_beat_w)
+                    w = 50 - r;
+                else
+                    w = 25 - r;
+                if (s != ls && s != tr) w -= popc(c->hand[p][s]) == 1 ? 0 : 2; /* discard */
+            }
+            mv[i].weight = w;
+        }
+    }
+    if (hint != NO_MOVE) {
+        for (int i = 0; i < n; i++)
+            if (mv[i].card == hint) mv[i].weight = 1000;
+    }
+    for (int i = 1; i < n; i++) { /* insertion sort, heaviest first */
+        Move m = mv[i];
+        int j = i - 1;
+        while (j >= 0 && mv[j].weight < m.weight) { mv[j + 1] = mv[j]; j--; }
+        mv[j + 1] = m;
+    }
+}
+
+/* ------------------------------------------------------------------------------------
+ * Keys and the table
+ * ---------------------------------------------------------------------------------- */
+static inline void make_key(const Ctx *c, uint64_t *sig, uint64_t *k0, uint64_t *k1) {
+    uint64_t sg = 0, a = 0, b = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t all = c->inplay[s];
+        for (int p = 0; p < c->np; p++) {
+            if (p == 3 && s == 3) continue; /* implied by the others */
+            sg |= (uint64_t)popc(c->hand[p][s]) << (4 * (4 * p + s));
+        }
+        /* holders in two bit planes: player 1 = (1,0), 2 = (0,1), 3 = (1,1) */
+        a |= (uint64_t)pext13(c->hand[1][s] | c->hand[3][s], all) << (16 * s);
+        b |= (uint64_t)pext13(c->hand[2][s] | c->hand[3][s], all) << (16 * s);
+    }
+    sg |= (uint64_t)c->leader << 60 | 1ull << 63;
+    *sig = sg; *k0 = a; *k1 = b;
+}
+
+static inline TTBucket *tt_find(TT *t, uint64_t sig) {
+    size_t i = tt_index(t, sig);
+    TTBucket *b0 = &t->b[i], *b1 = &t->b[i + 1];
+    if (b0->gen == t->gen && b0->sig == sig) return b0;
+    if (b1->gen == t->gen && b1->sig == sig) return b1;
+    return NULL;
+}
+
+/* the relevant ranks an entry stood for, translated to the position at hand */
+static inline void entry_rel(const Ctx *c, uint64_t mask, uint16_t rel[NSUITS]) {
+    for (int s = 0; s < NSUITS; s++) {
+        int k = popc((uint32_t)(mask >> (16 * s)) & 0xFFFFu);
+        rel[s] = k ? PFX(kth_top(c->inplay[s], k)) : 0;
+    }
+}
+
+/* <0: no cutoff; else the answer.  hint receives a remembered best move. */
+static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t rel[NSUITS], int *hint) {
+    TTBucket *b = tt_find(c->tt, sig);
+    if (!b) return -1;
+    for (int i = 0; i < b->n; i++) {
+        const TTEntry *e = &b->e[i];
+        if (((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask) continue;
+        if (e->lb >= need) { entry_rel(c, e->mask, rel); return 1; }
+        if (e->ub < need) { entry_rel(c, e->mask, rel); return 0; }
+        if (*hint == NO_MOVE && e->best != NO_MOVE) {
+            int s = e->best >> 4, k = e->best & 15;
+            uint32_t all = c->inplay[s];
+            if (popc(all) > k) {
+                int r = kth_top(all, k + 1);
+                if (c->hand[c->leader][s] >> r & 1) *hint = s << 4 | r;
+            }
+        }
+    }
+    return -1;
+}
+
+static void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint64_t k1,
+                     const uint16_t rel[NSUITS], int best) {
+    TT *t = c->tt;
+    uint64_t mask = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t all = c->inplay[s];
+        int n = popc(all);
+        int k = c->use_partition ? popc(all & rel[s]) : n;
+        mask |= (uint64_t)((((1u << k) - 1u) << (n - k)) & 0xFFFFu) << (16 * s);
+    }
+    k0 &= mask; k1 &= mask;
+    int8_t lb = 0, ub = (int8_t)c->tricks_left;
+    if (result) lb = (int8_t)need; else ub = (int8_t)(need - 1);
+    uint8_t bm = NO_MOVE;
+    if (best >= 0) {
+        int s = best >> 4, r = best & 15;
+        bm = (uint8_t)(s << 4 | popc(c->inplay[s] & ABOVE(r)));
+    }
+    t->stores++;
+    TTBucket *b = tt_find(t, sig);
+    if (!b) {
+        size_t i = tt_index(t, sig);
+        TTBucket *b0 = &t->b[i], *b1 = &t->b[i + 1];
+        if (b0->gen != t->gen) b = b0;
+        else if (b1->gen != t->gen) b = b1;
+        else {
+            /* both taken: keep the one standing for more tricks (dearer to recompute) */
+            int l0 = 0, l1 = 0;
+            for (int s = 0; s < 4; s++) { l0 += (int)(b0->sig >> (4 * s) & 15); l1 += (int)(b1->sig >> (4 * s) & 15); }
+            b = (l0 < l1 || (l0 == l1 && b0->n <= b1->n)) ? b0 : b1;
+            t->replaced_buckets++;
+        }
+        b->sig = sig; b->gen = t->gen; b->n = 0; b->next = 0;
+    }
+    for (int i = 0; i < b->n; i++) {
+        TTEntry *e = &b->e[i];
+        if (e->mask == mask && e->k0 == k0 && e->k1 == k1) {
+            if (lb > e->lb) e->lb = lb;
+            if (ub < e->ub) e->ub = ub;
+            if (bm != NO_MOVE) e->best = bm;
+            return;
+        }
+    }
+    TTEntry *e;
+    if (b->n < WAYS) e = &b->e[b->n++];
+    else { e = &b->e[b->next]; b->next = (uint8_t)((b->next + 1) % WAYS); }
+    e->k0 = k0; e->k1 = k1; e->mask = mask; e->lb = lb; e->ub = ub; e->best = bm;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Bounds at a trick boundary: sure tricks of the side on lead, and the top trump's trick
+ * for the other side.  <0: no cutoff.
+ * ---------------------------------------------------------------------------------- */
+static int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
+    const int p = c->leader, np = c->np, tr = c->trump, rem = c->tricks_left;
+    const int lmax = c->maxside[p];
+    int qt = 0;
+    uint16_t q[NSUITS] = {0, 0, 0, 0};
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t h = c->hand[p][s];
+        if (!h) continue;
+        uint32_t all = c->inplay[s];
+        int k = 0, low = 0;
+        while (all && (h >> topbit(all) & 1)) { low = topbit(all); all &= ~(1u << low); k++; }
+        if (!k) continue;
+        if (tr >= 0 && s != tr) {
+            /* a player who can ruff ends the run when void; count only rounds all follow */
+            for (int o = 0; o < np; o++) {
+                if (o == p || !c->hand[o][tr]) continue;
+                int len = popc(c->hand[o][s]);
+                if (len < k) k = len;
+            }
+            if (!k) continue;
+            low = kth_top(c->inplay[s], k);
+        }
+        qt += k;
+        q[s] = PFX(low);
+    }
+    if (lmax ? qt >= need : rem - qt < need) {
+        memcpy(rel, q, sizeof q);
+        return lmax;
+    }
+    if (tr >= 0 && c->inplay[tr]) {
+        int top = topbit(c->inplay[tr]);
+        int owner = 0;
+        for (int o = 0; o < np; o++)
+            if (c->hand[o][tr] >> top & 1) owner = o;
+        if (c->maxside[owner] != lmax) {
+            /* the other side's top trump wins a trick whenever it is played */
+            if (lmax ? rem - 1 < need : 1 >= need) {
+                rel[0] = rel[1] = rel[2] = rel[3] = 0;
+                rel[tr] = PFX(top);
+                return !lmax;
+            }
+        }
+    }
+    return -1;
+}
+
+/* the last trick: one card each, nothing to choose */
+static int last_trick(Ctx *c, uint16_t rel[NSUITS]) {
+    int ls = 0, lr = 0, ws = -1, wr = 0, wp = c->leader, same = 0;
+    rel[0] = rel[1] = rel[2] = rel[3] = 0;
+    for (int k = 0; k < c->np; k++) {
+        int p = seat_at(c, k);
+        int s = 0;
+        while (!c->hand[p][s]) s++;
+        int r = topbit(c->hand[p][s]);
+        if (k == 0) { ls = s; lr = r; ws = s; wr = r; same = 1; continue; }
+        if (s == ws) {
+            same++;
+            if (r > wr) { wr = r; wp = p; }
+        } else if (s == c->trump) {
+            ws = s; wr = r; wp = p; same = 1;
+        }
+    }
+    (void)ls; (void)lr;
+    if (same >= 2) rel[ws] = PFX(wr); /* the winner had to be higher than another card */
+    c->nodes++;
+    return c->won + c->maxside[wp] >= c->target;
+}
+
+/* widen rel so that no run of p's equivalent cards is split between relevant and not */
+static inline void extend_runs(const Ctx *c, int p, const uint16_t legal[NSUITS], uint16_t rel[NSUITS]) {
+    for (int s = 0; s < NSUITS; s++) {
+        if (!rel[s] || !legal[s]) continue;
+        uint32_t all = c->inplay[s] | c->tmask[s];
+        uint32_t mine = c->hand[p][s];
+        uint32_t relin = all & rel[s];
+        if (!relin) continue;
+        int lo = lowbit(relin);
+        if (!(mine >> lo & 1)) continue;
+        for (;;) {
+            uint32_t below = all & ((1u << lo) - 1u);
+            if (!below) break;
+            int nx = topbit(below);
+            if (!(mine >> nx & 1)) break;
+            lo = nx;
+        }
+        rel[s] = PFX(lo);
+    }
+}
+
+static int search(Ctx *c, uint16_t rel[NSUITS]) {
+    c->nodes++;
+    const int np = c->np, nt = c->ntable;
+    uint64_t sig = 0, k0 = 0, k1 = 0;
+    int hint = NO_MOVE, need = 0;
+    if (nt == 0) {
+        need = c->target - c->won;
+        if (need <= 0) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 1; }
+        if (need > c->tricks_left) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 0; }
+        if (c->tricks_left == 1) return last_trick(c, rel);
+        int r = c->use_bounds ? bounds_cut(c, need, rel) : -1;
+        if (r >= 0) return r;
+        if (c->use_tt) {
+            make_key(c, &sig, &k0, &k1);
+            r = tt_probe(c, need, sig, k0, k1, rel, &hint);
+            if (r >= 0) return r;
+        }
+    }
+    const int p = seat_at(c, nt);
+    const int ismax = c->maxside[p];
+    uint16_t legal[NSUITS], lrel[NSUITS];
+    gen_legal(c, p, legal, lrel);
+    Move mv[MAXMOVES];
+    int nm = gen_moves(c, p, legal, mv);
+    if (nm > 1) order_moves(c, p, mv, nm, hint);
+    uint16_t acc[NSUITS] = {lrel[0], lrel[1], lrel[2], lrel[3]};
+    for (int i = 0; i < nm; i++) {
+        const int card = mv[i].card, s = card >> 4, r = card & 15;
+        const uint16_t bit = (uint16_t)(1u << r);
+        uint16_t cr[NSUITS];
+        int res;
+        c->hand[p][s] ^= bit;
+        c->inplay[s] ^= bit;
+        c->tcard[nt] = (uint8_t)card;
+        c->tmask[s] |= bit;
+        if (nt + 1 < np) {
+            c->ntable = nt + 1;
+            res = search(c, cr);
+        } else {
+            /* the trick is complete: its winner leads the next one */
+            int wi = trick_winner(c, np);
+            int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
+            int wp = seat_at(c, wi);
+            uint16_t saved_t[NSUITS];
+            memcpy(saved_t, c->tmask, sizeof saved_t);
+            int saved_leader = c->leader;
+            uint8_t saved_cards[MAXP];
+            memcpy(saved_cards, c->tcard, sizeof saved_cards);
+            int trick_rel = popc(c->tmask[ws]) >= 2;
+            c->tmask[0] = c->tmask[1] = c->tmask[2] = c->tmask[3] = 0;
+            c->ntable = 0;
+            c->leader = wp;
+            c->won += c->maxside[wp];
+            c->tricks_left--;
+            res = search(c, cr);
+            c->tricks_left++;
+            c->won -= c->maxside[wp];
+            c->leader = saved_leader;
+            memcpy(c->tmask, saved_t, sizeof saved_t);
+            memcpy(c->tcard, saved_cards, sizeof saved_cards);
+            if (trick_rel) cr[ws] |= PFX(wr); /* the winner had to be higher than another card */
+        }
+        c->ntable = nt;
+        c->tmask[s] &= (uint16_t)~bit;
+        c->hand[p][s] ^= bit;
+        c->inplay[s] ^= bit;
+        if (res == ismax) {
+            for (int t = 0; t < NSUITS; t++) rel[t] = cr[t] | lrel[t];
+            if (nt == 0 && c->use_tt) tt_store(c, need, res, sig, k0, k1, rel, card);
+            return res;
+        }
+        for (int t = 0; t < NSUITS; t++) acc[t] |= cr[t];
+    }
+    extend_runs(c, p, legal, acc);
+    memcpy(rel, acc, sizeof acc);
+    if (nt == 0 && c->use_tt) tt_store(c, need, !ismax, sig, k0, k1, rel, -1);
+    return !ismax;
+}
+
+/* exact tricks MAX takes from here (c->won included), by zero-window searches */
+static int solve_value(Ctx *c, int guess) {
+    int lo = c->won, hi = c->won + c->tricks_left;
+    int g = guess < 0 ? lo + (hi - lo + 1) / 2 : guess;
+    while (lo < hi) {
+        int t = g;
+        if (t <= lo) t = lo + 1;
+        if (t > hi) t = hi;
+        c->target = t;
+        uint16_t rel[NSUITS];
+        if (search(c, rel)) { lo = t; g = t + 1; }
+        else { hi = t - 1; g = t - 1; }
+    }
+    return lo;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Python glue
+ * ---------------------------------------------------------------------------------- */
+typedef struct {
+    PyObject_HEAD
+    TT tt;
+    size_t bytes;
+    int busy;
+    int use_partition, use_tt, use_bounds;
+    /* the deal the table's entries came from: same settings, cards a subset -> keep */
+    int last_np, last_rule, last_trump, last_maxmask;
+    uint16_t deal_cards[NSUITS];
+    uint64_t last_nodes, total_nodes;
+} SolverObject;
+
+static PyTypeObject SolverType;
+
+static int parse_mask_seq(PyObject *obj, uint16_t out[NSUITS], const char *what) {
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NSUITS) {
+        PyErr_Format(PyExc_ValueError, "%s: expected 4 suit masks", what);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int s = 0; s < NSUITS; s++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, s));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+        if (v < 0 || v >= (1 << MAXRANKS)) {
+            PyErr_Format(PyExc_ValueError, "%s: suit mask %ld out of range", what, v);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[s] = (uint16_t)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Fill a context from Python arguments; checks shapes, overlaps and sizes. */
+static int setup_ctx(Ctx *c, int np, int rule, int trump, PyObject *hands, int leader, PyObject *played, int maxmask) {
+    memset(c, 0, sizeof *c);
+    if (np != 3 && np != 4) { PyErr_SetString(PyExc_ValueError, "np must be 3 or 4"); return -1; }
+    if (rule != RULE_FOLLOW && rule != RULE_ELYIGIT) { PyErr_SetString(PyExc_ValueError, "unknown rule"); return -1; }
+    if (trump < -1 || trump > 3) { PyErr_SetString(PyExc_ValueError, "trump must be -1..3"); return -1; }
+    if (leader < 0 || leader >= np) { PyErr_SetString(PyExc_ValueError, "leader out of range"); return -1; }
+    if (maxmask <= 0 || maxmask >= (1 << np) - 1) { PyErr_SetString(PyExc_ValueError, "maxmask must name a proper side"); return -1; }
+    c->np = np; c->rule = rule; c->trump = trump; c->leader = leader;
+    for (int p = 0; p < np; p++) c->maxside[p] = (uint8_t)(maxmask >> p & 1);
+    PyObject *hs = PySequence_Fast(hands, "hands must be a sequence");
+    if (!hs) return -1;
+    if (PySequence_Fast_GET_SIZE(hs) != np) {
+        PyErr_SetString(PyExc_ValueError, "one hand per player expected");
+        Py_DECREF(hs);
+        return -1;
+    }
+    for (int p = 0; p < np; p++) {
+        if (parse_mask_seq(PySequence_Fast_GET_ITEM(hs, p), c->hand[p], "hand") < 0) { Py_DECREF(hs); return -1; }
+        for (int s = 0; s < NSUITS; s++) {
+            if (c->inplay[s] & c->hand[p][s]) {
+                PyErr_SetString(PyExc_ValueError, "a card is in two hands");
+                Py_DECREF(hs);
+                return -1;
+            }
+            c->inplay[s] |= c->hand[p][s];
+        }
+    }
+    Py_DECREF(hs);
+    PyObject *ps = PySequence_Fast(played, "played must be a sequence");
+    if (!ps) return -1;
+    Py_ssize_t nplayed = PySequence_Fast_GET_SIZE(ps);
+    if (nplayed >= np) { PyErr_SetString(PyExc_ValueError, "too many cards on the table"); Py_DECREF(ps); return -1; }
+    for (Py_ssize_t i = 0; i < nplayed; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(ps, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(ps); return -1; }
+        int s = (int)(v >> 4), r = (int)(v & 15);
+        if (v < 0 || s >= NSUITS || r >= MAXRANKS) { PyErr_SetString(PyExc_ValueError, "bad card code"); Py_DECREF(ps); return -1; }
+        if ((c->inplay[s] | c->tmask[s]) >> r & 1) { PyErr_SetString(PyExc_ValueError, "a played card is also in a hand"); Py_DECREF(ps); return -1; }
+        c->tcard[i] = (uint8_t)v;
+        c->tmask[s] |= (uint16_t)(1u << r);
+    }
+    Py_DECREF(ps);
+    c->ntable = (int)nplayed;
+    int size0 = -1;
+    for (int k = 0; k < np; k++) {
+        int p = seat_at(c, k);
+        int n = 0;
+        for (int s = 0; s < NSUITS; s++) n += popc(c->hand[p][s]);
+        if (k >= c->ntable) n -= 1; /* still to play to the current trick */
+        if (size0 < 0) size0 = n;
+        else if (n != size0) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return -1; }
+    }
+    c->tricks_left = size0 + 1;
+    if (c->tricks_left < 1) {
+        PyErr_SetString(PyExc_ValueError, "no cards to play");
+        return -1;
+    }
+    if (c->tricks_left > MAXRANKS) { PyErr_SetString(PyExc_ValueError, "at most 13 cards a hand"); return -1; }
+    return 0;
+}
+
+static void attach(SolverObject *self, Ctx *c, int maxmask) {
+    c->tt = &self->tt;
+    c->use_partition = self->use_partition;
+    c->use_tt = self->use_tt;
+    c->use_bounds = self->use_bounds;
+    uint16_t cards[NSUITS];
+    int subset = 1;
+    for (int s = 0; s < NSUITS; s++) {
+        cards[s] = c->inplay[s] | c->tmask[s];
+        if (cards[s] & ~self->deal_cards[s]) subset = 0;
+    }
+    if (!subset || c->np != self->last_np || c->rule != self->last_rule || c->trump != self->last_trump ||
+        maxmask != self->last_maxmask) {
+        tt_clear(&self->tt);
+        memcpy(self->deal_cards, cards, sizeof cards);
+        self->last_np = c->np; self->last_rule = c->rule; self->last_trump = c->trump; self->last_maxmask = maxmask;
+    }
+}
+
+static int acquire(SolverObject *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Solver is already solving in another thread; give each thread its own Solver");
+        return -1;
+    }
+    if (!self->tt.b && tt_alloc(&self->tt, self->bytes) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "guess", NULL};
+    int np, rule, trump, leader, maxmask, guess = -1;
+    PyObject *hands, *played;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|i", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask, &guess))
+        return NULL;
+    Ctx c;
+    if (setup_ctx(&c, np, rule, trump, hands, leader, played, maxmask) < 0) return NULL;
+    if (acquire(self) < 0) return NULL;
+    attach(self, &c, maxmask);
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = solve_value(&c, guess);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->last_nodes = c.nodes;
+    self->total_nodes += c.nodes;
+    return Py_BuildValue("(iK)", value, (unsigned long long)c.nodes);
+}
+
+/* value of every legal card of the player to move: list of (card code, MAX tricks) */
+static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "value", NULL};
+    int np, rule, trump, leader, maxmask, known = -1;
+    PyObject *hands, *played;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|i", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask, &known))
+        return NULL;
+    Ctx c;
+    if (setup_ctx(&c, np, rule, trump, hands, leader, played, maxmask) < 0) return NULL;
+    if (acquire(self) < 0) return NULL;
+    attach(self, &c, maxmask);
+    const int p = seat_at(&c, c.ntable);
+    uint16_t legal[NSUITS], lrel[NSUITS];
+    Move mv[MAXMOVES];
+    int values[MAXMOVES];
+    int nm;
+    Py_BEGIN_ALLOW_THREADS
+    gen_legal(&c, p, legal, lrel);
+    nm = gen_moves(&c, p, legal, mv);
+    int v = known >= 0 ? known : solve_value(&c, -1);
+    for (int i = 0; i < nm; i++) {
+        const int card = mv[i].card, s = card >> 4, r = card & 15, nt = c.ntable;
+        const uint16_t bit = (uint16_t)(1u << r);
+        c.hand[p][s] ^= bit; c.inplay[s] ^= bit;
+        c.tcard[nt] = (uint8_t)card; c.tmask[s] |= bit;
+        c.ntable = nt + 1;
+        if (c.ntable == c.np) {
+            int wi = trick_winner(&c, c.np);
+            int wp = seat_at(&c, wi);
+            uint16_t saved_t[NSUITS];
+            memcpy(saved_t, c.tmask, sizeof saved_t);
+            int saved_leader = c.leader;
+            uint8_t saved_cards[MAXP];
+            memcpy(saved_cards, c.tcard, sizeof saved_cards);
+            memset(c.tmask, 0, sizeof c.tmask);
+            c.ntable = 0; c.leader = wp; c.won += c.maxside[wp]; c.tricks_left--;
+            values[i] = c.tricks_left > 0 ? solve_value(&c, v) : c.won;
+            c.tricks_left++; c.won -= c.maxside[wp]; c.leader = saved_leader;
+            memcpy(c.tmask, saved_t, sizeof saved_t);
+            memcpy(c.tcard, saved_cards, sizeof saved_cards);
+        } else {
+            values[i] = solve_value(&c, v);
+        }
+        c.ntable = nt;
+        c.tmask[s] &= (uint16_t)~bit;
+        c.hand[p][s] ^= bit; c.inplay[s] ^= bit;
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->last_nodes = c.nodes;
+    self->total_nodes += c.nodes;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (int i = 0; i < nm; i++) {
+        int s = mv[i].card >> 4;
+        uint32_t run = mv[i].run;
+        while (run) {
+            int r = topbit(run);
+            run &= ~(1u << r);
+            PyObject *item = Py_BuildValue("(ii)", s << 4 | r, values[i]);
+            if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); return NULL; }
+            Py_DECREF(item);
+        }
+    }
+    PyObject *res = Py_BuildValue("(NK)", out, (unsigned long long)c.nodes);
+    return res;
+}
+
+static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot clear a Solver while it is solving");
+        return NULL;
+    }
+    if (self->tt.b) tt_clear(&self->tt);
+    memset(self->deal_cards, 0, sizeof self->deal_cards);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_info(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
+    size_t used = 0, entries = 0;
+    if (self->tt.b) {
+        for (size_t i = 0; i < self->tt.nbuckets; i++) {
+            if (self->tt.b[i].gen == self->tt.gen) { used++; entries += self->tt.b[i].n; }
+        }
+    }
+    size_t alloc = self->tt.b ? self->tt.nbuckets * sizeof(TTBucket) : 0;
+    return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:K,s:K,s:K}", "limit_bytes", (Py_ssize_t)self->bytes,
+                         "table_bytes", (Py_ssize_t)alloc, "buckets", (Py_ssize_t)(self->tt.b ? self->tt.nbuckets : 0),
+                         "buckets_used", (Py_ssize_t)used, "entries", (Py_ssize_t)entries,
+                         "last_nodes", (unsigned long long)self->last_nodes, "total_nodes", (unsigned long long)self->total_nodes,
+                         "replaced_buckets", (unsigned long long)self->tt.replaced_buckets);
+}
+
+static int Solver_init(SolverObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"table_bytes", "partition", "table", "bounds", NULL};
+    Py_ssize_t bytes = 64 * 1024 * 1024;
+    int partition = 1, table = 1, bounds = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|nppp", kwlist, &bytes, &partition, &table, &bounds)) return -1;
+    if (bytes < 4096) {
+        PyErr_SetString(PyExc_ValueError, "table_bytes must be at least 4096");
+        return -1;
+    }
+    if (self->tt.b) { free(self->tt.b); self->tt.b = NULL; }
+    self->bytes = (size_t)bytes;
+    self->use_partition = partition;
+    self->use_tt = table;
+    self->use_bounds = bounds;
+    self->busy = 0;
+    self->last_np = -1;
+    memset(self->deal_cards, 0, sizeof self->deal_cards);
+    return 0;
+}
+
+static void Solver_dealloc(SolverObject *self) {
+    free(self->tt.b);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(np, rule, trump, hands, leader, played, maxmask, guess=-1) -> (MAX tricks, nodes)"},
+    {"score", (PyCFunction)(void (*)(void))Solver_score, METH_VARARGS | METH_KEYWORDS,
+     "score(np, rule, trump, hands, leader, played, maxmask, value=-1) -> ([(card, MAX tricks)], nodes)"},
+    {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "empty the transposition table"},
+    {"info", (PyCFunction)Solver_info, METH_NOARGS, "table size and use, node counts"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "nines.solver._core.Solver",
+    .tp_basicsize = sizeof(SolverObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A solver with its own transposition table (one per thread).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+};
+
+/* legal cards (codes) of the player to move; for tests against the Python rules */
+static PyObject *core_legal(PyObject *mod, PyObject *args) {
+    int rule, trump;
+    PyObject *hand, *table;
+    (void)mod;
+    if (!PyArg_ParseTuple(args, "iiOO", &rule, &trump, &hand, &table)) return NULL;
+    Ctx c;
+    memset(&c, 0, sizeof c);
+    c.np = 4; c.rule = rule; c.trump = trump;
+    if (parse_mask_seq(hand, c.hand[0], "hand") < 0) return NULL;
+    PyObject *ts = PySequence_Fast(table, "table must be a sequence");
+    if (!ts) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(ts);
+    if (n > 3) { Py_DECREF(ts); PyErr_SetString(PyExc_ValueError, "at most 3 cards on the table"); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(ts, i));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || (v >> 4) >= NSUITS || (v & 15) >= MAXRANKS) {
+            Py_DECREF(ts);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad card code");
+            return NULL;
+        }
+        c.tcard[i] = (uint8_t)v;
+        c.tmask[v >> 4] |= (uint16_t)(1u << (v & 15));
+    }
+    Py_DECREF(ts);
+    c.ntable = (int)n;
+    uint16_t legal[NSUITS], lrel[NSUITS];
+    gen_legal(&c, 0, legal, lrel);
+    PyObject *out = PyList_New(0);
+    for (int s = 0; s < NSUITS && out; s++) {
+        for (int r = 0; r < MAXRANKS; r++) {
+            if (!(legal[s] >> r & 1)) continue;
+            PyObject *v = PyLong_FromLong(s << 4 | r);
+            if (!v || PyList_Append(out, v) < 0) { Py_XDECREF(v); Py_DECREF(out); return NULL; }
+            Py_DECREF(v);
+        }
+    }
+    return out;
+}
+
+static PyMethodDef core_methods[] = {
+    {"legal", core_legal, METH_VARARGS, "legal(rule, trump, hand_masks, table_codes) -> [codes]"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "Compiled core of the Nines exact solvers.", -1, core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    init_tables();
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "RULE_FOLLOW", RULE_FOLLOW);
+    PyModule_AddIntConstant(m, "RULE_ELYIGIT", RULE_ELYIGIT);
+    PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(TTEntry));
+    PyModule_AddIntConstant(m, "BUCKET_BYTES", (long)sizeof(TTBucket));
+    return m;
+}

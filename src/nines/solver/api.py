@@ -1,0 +1,186 @@
+"""The solver's Python face: a :class:`Solver` with its own transposition table, and the
+one-call helpers :func:`solve` and :func:`score_cards`.
+
+All the searching happens in the compiled core (``nines.solver._core``); this module
+only checks positions and turns cards into bitmasks and numbers back into results.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card, Suit
+from . import _core
+from .errors import SolverInputError
+from .position import Position, make_position
+
+__all__ = ["Solver", "SolveResult", "TableInfo", "solve", "score_cards", "DEFAULT_TABLE_MB", "MAX_DEFAULT_TABLE_MB"]
+
+DEFAULT_TABLE_MB = 64
+"""Transposition table limit of a :class:`Solver` unless told otherwise (per solver, so per thread)."""
+MAX_DEFAULT_TABLE_MB = 256
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Exact trick counts of a position, every remaining trick played out.
+
+    ``tricks`` maps each side (``NS``, ``EW``) or, in the paranoid forms, each seat to the
+    tricks it takes of the remaining ones (the trick in progress included).  In the
+    paranoid forms each seat's number is its own value against all the others together,
+    so they need not add up.  ``scores``, when asked for, maps every legal card of the
+    seat to play to the tricks that card leads to for that seat's side (or that seat).
+    """
+
+    position: Position
+    tricks: dict[str, int]
+    scores: dict[Card, int] | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def remaining(self) -> int:
+        return self.position.tricks_left
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON object: ``{"tricks": {...}}`` and ``"scores"`` if computed."""
+        out: dict[str, Any] = {"tricks": dict(self.tricks)}
+        if self.scores is not None:
+            out["scores"] = {card.code: value for card, value in self.scores.items()}
+        return out
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """Size and use of a solver's transposition table."""
+
+    limit_bytes: int
+    table_bytes: int
+    buckets: int
+    buckets_used: int
+    entries: int
+    last_nodes: int
+    total_nodes: int
+    replaced_buckets: int
+
+
+class Solver:
+    """An exact solver with its own transposition table.
+
+    The table holds at most ``table_mb`` megabytes (allocated on first use, pages touched
+    only as they fill), replaces old entries when full, and is emptied automatically when
+    a position is not a continuation of the previous deal (or the game, trump or counted
+    side changes).  A Solver is not shared between threads: give each thread its own
+    (:func:`nines.solver.solve_many` does).  ``partition=False`` keys the table on every
+    card instead of only the relevant ones (slower; kept to cross-check the fast path).
+    """
+
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, *, partition: bool = True) -> None:
+        if not table_mb > 0:
+            raise SolverInputError(f"table_mb must be positive, not {table_mb!r}")
+        self._core = _core.Solver(table_bytes=max(4096, int(table_mb * 1024 * 1024)), partition=partition)
+
+    # -- the raw numbers -------------------------------------------------------------------
+    def value(self, position: Position, side: str) -> int:
+        """Tricks ``side`` (a side in partnerships, a seat in paranoid forms) takes of those left."""
+        if side not in position.sides:
+            raise SolverInputError(f"{side!r} is not a side here; the sides are {' '.join(position.sides)}")
+        mask = position.maxmask(side)
+        value, _nodes = self._core.solve(*position.core_args(), mask)
+        return int(value)
+
+    def score_cards(self, position: Position) -> dict[Card, int]:
+        """Every legal card of the seat to play, mapped to the tricks it leads to for that
+        seat's side (partnerships) or that seat alone (paranoid forms)."""
+        return self._scores(position)[0]
+
+    def _scores(self, position: Position) -> tuple[dict[Card, int], int]:
+        g = position.gdef
+        mover = position.to_play
+        if position.form == "partners":
+            pairs, nodes = self._core.score(*position.core_args(), position.maxmask("NS"))
+            rem = position.tricks_left
+            flip = position.side_of(mover) != "NS"
+            scores = {g.card(code): (rem - v if flip else v) for code, v in pairs}
+        else:
+            pairs, nodes = self._core.score(*position.core_args(), position.maxmask(mover))
+            scores = {g.card(code): v for code, v in pairs}
+        return dict(sorted(scores.items(), key=lambda item: (-item[1], item[0]))), int(nodes)
+
+    # -- whole results ---------------------------------------------------------------------
+    def solve(self, position: Position, *, player: str | None = None, scores: bool = False) -> SolveResult:
+        """Exact tricks of every side (or of ``player`` alone in the paranoid forms)."""
+        start = time.perf_counter()
+        nodes = 0
+        tricks: dict[str, int] = {}
+        args = position.core_args()
+        rem = position.tricks_left
+        if position.form == "partners":
+            if player is not None:
+                raise SolverInputError("player= picks the seat of a paranoid value; partnerships count sides")
+            value, n = self._core.solve(*args, position.maxmask("NS"))
+            nodes += n
+            tricks = {"NS": int(value), "EW": rem - int(value)}
+        else:
+            seats = position.seats
+            if player is not None:
+                name = player.strip().upper()
+                if name not in seats:
+                    raise SolverInputError(f"player {player!r} is not a seat here; the seats are {' '.join(seats)}")
+                seats = (name,)
+            for seat in seats:
+                value, n = self._core.solve(*args, position.maxmask(seat))
+                nodes += n
+                tricks[seat] = int(value)
+        card_scores = None
+        if scores:
+            card_scores, n = self._scores(position)
+            nodes += n
+        return SolveResult(position, tricks, card_scores, nodes, time.perf_counter() - start)
+
+    def clear(self) -> None:
+        """Empty the transposition table (it is emptied on its own between unrelated deals)."""
+        self._core.clear()
+
+    def info(self) -> TableInfo:
+        return TableInfo(**self._core.info())
+
+
+def solve(
+    game: str,
+    hands: Mapping[str, Sequence[Card]],
+    trump: Suit | None,
+    leader: str,
+    played: Sequence[Card] = (),
+    *,
+    form: str | None = None,
+    player: str | None = None,
+    scores: bool = False,
+    solver: Solver | None = None,
+) -> SolveResult:
+    """Solve one position exactly (see :class:`SolveResult`).
+
+    ``form`` is Le Neuf's ``three``, ``partners`` or ``individual`` (by default 3 hands mean
+    ``three`` and 4 mean ``partners``); Elyigit's Nines is always played in partnerships.
+    """
+    position = make_position(game, hands, trump, leader, played, form=form)
+    return (solver or Solver()).solve(position, player=player, scores=scores)
+
+
+def score_cards(
+    game: str,
+    hands: Mapping[str, Sequence[Card]],
+    trump: Suit | None,
+    leader: str,
+    played: Sequence[Card] = (),
+    *,
+    form: str | None = None,
+    solver: Solver | None = None,
+) -> dict[Card, int]:
+    """Tricks each legal card of the seat to play leads to, for that seat's side (or itself)."""
+    position = make_position(game, hands, trump, leader, played, form=form)
+    return (solver or Solver()).score_cards(position)
