@@ -221,7 +221,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        return [info.model_dump(mode="json") for info in await manager.listed()]
+        # a listed table is public: its invitation is listed with it, so seats can be taken from the home page
+        return [{**table.info().model_dump(mode="json"), "invite": table.invite} for table in await manager.listed()]
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable) -> dict[str, Any]:
@@ -317,6 +318,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await pump
             log.info("socket.closed", table=table.id, seat=seat or "spectator")
+
+    @app.get("/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        """A game's page: its title and promise, the table, how to play, history and variants."""
+        if game_id not in GAME_MODULES:
+            raise TableError(ErrorCode.NOT_FOUND, f"there is no game {game_id!r}; the games are {', '.join(GAME_MODULES)}")
+        return FileResponse(STATIC_DIR / "game.html", headers={"Cache-Control": "no-cache"})
 
     return app
 

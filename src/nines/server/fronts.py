@@ -58,31 +58,31 @@ def neuf_outcome(state: GameState, record: Mapping[str, Any], deal: Mapping[str,
 
 
 def elyigit_outcome(state: GameState, record: Mapping[str, Any], deal: Mapping[str, Any], seat: str) -> DealOutcome:
-    # The declaring side needs its contract; the defenders need enough to make it unreachable.
+    # The declaring side needs its contract; the defenders need the tricks that make it unreachable.
     result = deal.get("result") or {}
     side = _side_of(record, seat)
-    declarer = result.get("declarer") or deal.get("declarer")
     contract = result.get("contract") or deal.get("contract")
-    tricks = (result.get("side_tricks") or result.get("tricks") or {}).get(side)
-    declaring = declarer is not None and side == _side_of(record, declarer)
-    target = None
-    if isinstance(contract, int):
-        target = contract if declaring else 9 - contract + 1
-    made = result.get("made")
-    if isinstance(made, bool):
-        won = made if declaring else not made
-    else:
-        won = tricks is not None and target is not None and tricks >= target
     change = (result.get("score_change") or {}).get(side)
-    return DealOutcome(won=won, tricks=tricks, target=target, declared=declarer == seat if declarer else False, points=change)
+    if not isinstance(contract, Mapping):  # thrown in: nobody bid
+        return DealOutcome(won=False, declared=False, points=change)
+    declarer = str(contract.get("declarer"))
+    bid = int(contract.get("bid", 0))
+    declaring = side == _side_of(record, declarer)
+    tricks = (result.get("tricks") or {}).get(side)
+    made = bool(result.get("made"))
+    return DealOutcome(
+        won=made if declaring else not made,
+        tricks=tricks,
+        target=bid if declaring else 10 - bid,
+        declared=declarer == seat,
+        points=change,
+    )
 
 
 def rummy_outcome(state: GameState, record: Mapping[str, Any], deal: Mapping[str, Any], seat: str) -> DealOutcome:
     # The hand closes when someone discards their last card: that player scores 0.
     result = deal.get("result") or {}
-    points = (result.get("score_change") or result.get("points") or result.get("scores_added") or {}).get(seat)
-    went_out = result.get("went_out") or result.get("winner") or result.get("closed_by")
-    return DealOutcome(won=went_out == seat, points=points)
+    return DealOutcome(won=result.get("went_out") == seat, points=(result.get("points") or {}).get(seat))
 
 
 def generic_outcome(state: GameState, record: Mapping[str, Any], deal: Mapping[str, Any], seat: str) -> DealOutcome:

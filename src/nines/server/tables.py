@@ -267,15 +267,16 @@ class TableManager:
     def _bot(table: Table, seat: str, name: str) -> Player:
         return make_player(name, table.spec.id, random.Random(f"{table.seed}:{seat}:{name}"))
 
-    async def listed(self) -> list[TableInfo]:
+    async def listed(self) -> list[Table]:
+        """Public tables still being played, most recently active first."""
         ids = await asyncio.to_thread(self.store.listed_tables)
-        infos = []
+        tables = []
         for table_id in ids:
             try:
-                infos.append((await self.get(table_id)).info())
+                tables.append(await self.get(table_id))
             except TableError:
                 continue
-        return infos
+        return tables
 
     # -- creating and joining ----------------------------------------------------------
 

@@ -1,0 +1,156 @@
+// Pieces shared by the two trick-taking games: seats around the felt, the trick, the hand, sheets of tricks.
+
+import { h } from "../dom.js";
+import { seatName, t } from "../i18n.js";
+import { backsFan, cardEl, prettyCard, suitSymbol } from "../cards.js";
+
+const LAYOUTS = {
+  2: ["bottom", "top"],
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+};
+
+// Where each seat sits on the felt, seen from `me` (or from the first seat for a spectator).
+// Play goes clockwise, so the next seat after mine sits on my left.
+export function positions(seats, me) {
+  const start = Math.max(0, seats.indexOf(me));
+  const layout = LAYOUTS[seats.length] || LAYOUTS[4];
+  const out = {};
+  seats.forEach((_, i) => {
+    const seat = seats[(start + i) % seats.length];
+    out[seat] = layout[i] || "top";
+  });
+  return out;
+}
+
+export function actingSeat(view) {
+  return view.acting_seat ?? view.to_act;
+}
+
+// The name plate of a seat: who sits there, whose turn it is, what they have taken.
+export function seatPlate(ctx, seat, { tags = [], tricks = null } = {}) {
+  const view = ctx.view;
+  const info = ctx.seatInfo(seat);
+  const acting = view.to_act === seat && view.phase !== "over";
+  const away = info && info.kind === "human" && !info.connected && seat !== ctx.you;
+  return h("div", { class: `plate${acting ? " acting" : ""}${seat === ctx.you ? " mine" : ""}`, "data-seat": seat },
+    h("span", { class: "plate-name" }, ctx.seatLabel(seat)),
+    h("span", { class: "plate-seat" }, seatName(seat)),
+    view.dealer === seat ? h("span", { class: "chip dealer", title: t("seat.dealer") }, "D") : null,
+    tags.map((tag) => h("span", { class: "chip" }, tag)),
+    away ? h("span", { class: "chip away" }, t("seat.away")) : null,
+    tricks !== null ? h("span", { class: "plate-tricks", title: t("table.tricks") }, tricks) : null,
+    acting ? h("span", { class: "sr-only" }, t("seat.toAct")) : null);
+}
+
+// The cards of the trick in front of each player; a finished trick stays (faded) until the next lead.
+export function trickArea(ctx, pos) {
+  const view = ctx.view;
+  const area = h("div", { class: "trick", "aria-label": t("table.tricks") });
+  let trick = view.trick;
+  let finished = false;
+  if ((!trick || !trick.plays.length) && view.last_trick && view.phase === "play") {
+    trick = view.last_trick;
+    finished = true;
+  }
+  if (!trick) return area;
+  const newest = ctx.last && ctx.last.action.startsWith("play ") ? ctx.last.action.slice(5) : null;
+  for (const [seat, code] of trick.plays) {
+    const fresh = !finished && code === newest;
+    const wrap = h("div", { class: `trick-slot slot-${pos[seat]}${fresh ? ` fly-${pos[seat]}` : ""}` }, cardEl(code));
+    if (finished && trick.winner === seat) wrap.classList.add("winner");
+    area.append(wrap);
+  }
+  if (finished) {
+    area.classList.add("finished");
+    area.append(h("div", { class: "trick-note" }, t("table.wonBy", { name: ctx.seatLabel(trick.winner) })));
+  }
+  return area;
+}
+
+// My hand: legal cards are buttons that play, the others are refused with a word of explanation.
+export function handRow(ctx, cards, { playable = true, seat = ctx.you, label } = {}) {
+  const legal = new Set(ctx.view.legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
+  const myTurn = playable && legal.size > 0 && ctx.controls(seat);
+  const hinted = ctx.hint && ctx.hint.action.startsWith("play ") ? ctx.hint.action.slice(5) : null;
+  const row = h("div", { class: "hand", role: "group", "aria-label": label || t("seat.you"), "data-seat": seat });
+  cards.forEach((code, index) => {
+    if (!myTurn) {
+      row.append(cardEl(code, { className: code === hinted ? "hinted" : "" }));
+      return;
+    }
+    const ok = legal.has(code);
+    const el = cardEl(code, {
+      legal: ok,
+      className: code === hinted ? "hinted" : "",
+      onclick: () => (ok ? ctx.act(`play ${code}`) : ctx.refuse(t("table.notLegal"))),
+    });
+    el.dataset.index = String(index);
+    row.append(el);
+  });
+  return row;
+}
+
+// Face-down cards for a hand nobody may see, or its cards face up in a replay.
+export function hiddenHand(ctx, seat, count) {
+  if (ctx.hands && ctx.hands[seat]) {
+    return h("div", { class: "hand open small-cards" }, ctx.hands[seat].map((code) => cardEl(code, { small: true })));
+  }
+  return backsFan(count);
+}
+
+// A list of tricks (for the last-trick window and the deal summary).
+export function trickList(ctx, tricks) {
+  return h("ol", { class: "trick-list" }, tricks.map((trick, i) => {
+    const plays = trick.plays || trick.cards || [];
+    const winner = trick.winner;
+    return h("li", {},
+      h("span", { class: "trick-no" }, String(i + 1)),
+      h("span", { class: "trick-cards" }, plays.map(([seat, code]) =>
+        h("span", { class: `trick-card${seat === winner ? " winner" : ""}`, title: seatName(seat) },
+          h("span", { class: "who" }, seat), " ", h("span", { class: `pretty ${redClass(code)}` }, prettyCard(code))))));
+  }));
+}
+
+export function redClass(code) {
+  return code && (code[1] === "H" || code[1] === "D") ? "red" : "black";
+}
+
+export function suitBadge(trump) {
+  if (!trump) return h("span", { class: "suit-badge" }, "–");
+  return h("span", { class: `suit-badge ${trump === "H" || trump === "D" ? "red" : ""} ${trump === "NT" ? "nt" : ""}`, title: t(`suitOne.${trump}`) },
+    trump === "NT" ? "NT" : suitSymbol(trump));
+}
+
+export function lastTrickBox(ctx) {
+  const last = ctx.view.last_trick;
+  if (!last) return h("p", {}, t("table.noLastTrick"));
+  const pos = positions(ctx.view.seats, ctx.you);
+  const area = h("div", { class: "trick finished standalone" });
+  for (const [seat, code] of last.plays) {
+    const wrap = h("div", { class: `trick-slot slot-${pos[seat]}` }, cardEl(code));
+    if (last.winner === seat) wrap.classList.add("winner");
+    area.append(wrap);
+  }
+  return h("div", { class: "last-trick" }, area,
+    h("p", { class: "trick-caption" }, t("summary.leader", { name: ctx.seatLabel(last.leader) }), " · ", t("table.wonBy", { name: ctx.seatLabel(last.winner) })));
+}
+
+// Winner of a recorded trick ({leader, cards: [[seat, code]...]}) given trump and rank order.
+export function recordedTrickWinner(trick, trump, order) {
+  const plays = trick.cards || trick.plays || [];
+  if (!plays.length) return null;
+  const led = plays[0][1][1];
+  let best = plays[0];
+  for (const play of plays.slice(1)) {
+    const [, code] = play;
+    const [, top] = best;
+    if (code[1] === top[1]) {
+      if (order.indexOf(code[0]) > order.indexOf(top[0])) best = play;
+    } else if (code[1] === trump && top[1] !== trump) {
+      best = play;
+    }
+  }
+  void led;
+  return best[0];
+}

@@ -1,0 +1,89 @@
+// Names of presets and options in both languages (the server sends the English documentation).
+
+import { lang } from "./i18n.js";
+
+const PRESETS = {
+  standard: ["Standard", "Standard"],
+  "spades-first": ["Spades first (S H D C NT)", "Pique d'abord (P C K T SA)"],
+  "hearts-clubs": ["Hearts, clubs, diamonds, spades", "Cœur, trèfle, carreau, pique"],
+  "clubs-first": ["Clubs first (C D H S NT)", "Trèfle d'abord"],
+  "hearts-spades": ["Hearts, spades, diamonds, clubs", "Cœur, pique, carreau, trèfle"],
+  "dealer-first": ["The dealer exchanges first", "Le donneur échange en premier"],
+  "instant-win": ["Instant win at zero (house rule)", "Victoire immédiate à zéro (règle maison)"],
+  "newfoundland-partners": ["Newfoundland partners (4 players)", "Équipes de Terre-Neuve (4 joueurs)"],
+  "four-individual": ["Four players, each alone", "Quatre joueurs, chacun pour soi"],
+  "play-out": ["Play all nine tricks", "Jouer les neuf levées"],
+  "declarer-leads": ["The declarer leads", "Le déclarant entame"],
+  "forced-dealer": ["Nobody bids: the dealer is forced", "Personne n'enchérit : contrat forcé du donneur"],
+  "no-trumps": ["No trumps allowed", "Sans-atout permis"],
+  "partner-exemption": ["No overtaking a partner (Belote)", "Pas d'obligation sur le partenaire (belote)"],
+  "no-undertrump": ["No under-trumping", "Pas d'obligation de sous-couper"],
+  "any-trump": ["Any trump will do", "N'importe quel atout"],
+  "follow-suit": ["Follow suit only (whist)", "Fournir seulement (whist)"],
+  "two-decks": ["Two decks (monkeys)", "Deux jeux (singes)"],
+  "single-hand": ["A single hand", "Une seule main"],
+  "indian-scoring": ["Indian rummy scoring", "Décompte du rami indien"],
+  "heavy-penalties": ["Heavy penalties", "Pénalités lourdes"],
+  "endless-stock": ["Endless stock", "Talon sans fin"],
+};
+
+const OPTIONS = {
+  form: ["Form of the game", "Forme du jeu"],
+  trump_cycle: ["Trump cycle", "Cycle des atouts"],
+  quota: ["Quota of tricks", "Quota de levées"],
+  start_score: ["Starting score", "Pointage de départ"],
+  exchange: ["Exchange with the spare hand", "Échange avec la main de réserve"],
+  dealer_exchanges_first: ["Dealer exchanges first", "Le donneur échange en premier"],
+  instant_win: ["Instant win at zero", "Victoire immédiate à zéro"],
+  first_dealer: ["First dealer", "Premier donneur"],
+  min_bid: ["Lowest bid", "Enchère minimale"],
+  first_bidder: ["First to bid", "Premier à enchérir"],
+  no_bid: ["When nobody bids", "Si personne n'enchérit"],
+  no_trumps: ["No trumps allowed", "Sans-atout permis"],
+  first_leader: ["First lead", "Première entame"],
+  must_beat_led_suit: ["Must beat the led suit", "Obligation de monter"],
+  must_trump: ["Must trump when void", "Obligation de couper"],
+  must_overtrump: ["Must over-trump", "Obligation de surcouper"],
+  must_undertrump: ["Must under-trump", "Obligation de sous-couper"],
+  partner_exemption: ["Partner exemption", "Exemption du partenaire"],
+  play_out: ["Play every trick", "Jouer toutes les levées"],
+  min_tricks: ["Fewest tricks played", "Levées jouées au minimum"],
+  overtrick_points: ["Points per overtrick", "Points par levée de mieux"],
+  undertrick_points: ["Points per undertrick", "Points par levée de chute"],
+  target: ["Points to win the match", "Points pour gagner"],
+  players: ["Players", "Joueurs"],
+  decks: ["Decks", "Jeux de cartes"],
+  hands: ["Hands in the session", "Mains dans la séance"],
+  reshuffles: ["Stock rebuilds per hand", "Reconstitutions du talon par main"],
+  ace_points: ["Ace left in hand", "As resté en main"],
+  court_points: ["Court card left in hand", "Figure restée en main"],
+  wild_points: ["Wild left in hand", "Joker resté en main"],
+  unopened_penalty: ["Never opened", "N'a jamais ouvert"],
+  first_starter: ["First to play", "Premier à jouer"],
+};
+
+const CHOICES = {
+  three: ["three players and a spare hand", "trois joueurs et une main de réserve"],
+  partners: ["four players in partnerships", "quatre joueurs en équipes"],
+  individual: ["four players, each alone", "quatre joueurs, chacun pour soi"],
+  "left-of-dealer": ["left of the dealer", "à gauche du donneur"],
+  dealer: ["the dealer", "le donneur"],
+  redeal: ["deal again", "redistribuer"],
+  "left-of-declarer": ["left of the declarer", "à gauche du déclarant"],
+  declarer: ["the declarer", "le déclarant"],
+};
+
+function humanize(name) {
+  const text = String(name).replace(/[-_]/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function choose(table, key) {
+  const pair = table[key];
+  if (!pair) return humanize(key);
+  return lang === "fr" ? pair[1] : pair[0];
+}
+
+export const presetLabel = (name) => choose(PRESETS, name);
+export const optionLabel = (name) => choose(OPTIONS, name);
+export const choiceLabel = (value) => (CHOICES[value] ? choose(CHOICES, value) : String(value));

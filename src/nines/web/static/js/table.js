@@ -1,0 +1,580 @@
+// A live table: the socket to the server, the shell around the game (status, tools, dialogs) and the game's own drawing.
+//
+// The server is authoritative: this page only shows the view it receives and sends moves in their text
+// form with the sequence number it last saw.  Each game module (games/<id>.js) draws the felt.
+
+import { api } from "./api.js";
+import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
+import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
+import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
+import { SPEEDS } from "./setup.js";
+
+// -- the socket ------------------------------------------------------------------------------------
+
+export class TableSocket {
+  constructor(tableId, credentials, handlers) {
+    this.tableId = tableId;
+    this.credentials = credentials;
+    this.handlers = handlers;
+    this.retry = 0;
+    this.stopped = false;
+    this.ws = null;
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      const hello = { type: "hello" };
+      if (this.credentials) Object.assign(hello, { seat: this.credentials.seat, token: this.credentials.token });
+      ws.send(JSON.stringify(hello));
+      this.handlers.onOpen();
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      this.handlers.onMessage(message);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws || this.stopped) return;
+      this.handlers.onClose(event);
+      if (event.code === 4403 || event.code === 4400) return; // refused: the handler decides what next
+      const wait = Math.min(8000, 400 * 2 ** this.retry++);
+      setTimeout(() => { if (!this.stopped && this.ws === ws) this.open(); }, wait);
+    };
+  }
+
+  reopen(credentials) {
+    this.credentials = credentials;
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onclose = null; old.close(); }
+    this.open();
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.ws) this.ws.close();
+  }
+}
+
+// Seat and token: from the address (#seat=..&token=..) or remembered in this browser.
+export function credentialsFor(tableId) {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("seat") && hash.get("token")) {
+    const found = { seat: hash.get("seat"), token: hash.get("token") };
+    rememberSeat(tableId, found.seat, found.token);
+    return found;
+  }
+  const stored = seatFor(tableId);
+  if (stored) {
+    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${stored.seat}&token=${stored.token}`);
+    return { seat: stored.seat, token: stored.token };
+  }
+  return null;
+}
+
+// -- the shell -------------------------------------------------------------------------------------
+
+export class TableShell {
+  constructor(root, renderer, game, tableId) {
+    this.root = root;
+    this.renderer = renderer;
+    this.game = game;
+    this.tableId = tableId;
+    this.message = null; // the last state message
+    this.hint = null;
+    this.summarySeen = undefined;
+    this.connection = "connecting";
+    this.autoTimer = null;
+    this.lastAutoSeq = -1;
+    this.build();
+    this.credentials = credentialsFor(tableId);
+    this.socket = new TableSocket(tableId, this.credentials, {
+      onOpen: () => { this.connection = "open"; this.drawStatus(); },
+      onClose: (event) => this.onClose(event),
+      onMessage: (message) => this.onMessage(message),
+    });
+    document.addEventListener("keydown", (event) => this.onKey(event));
+    onLangChange(() => this.draw());
+  }
+
+  build() {
+    this.statusEl = h("div", { class: "status-line", role: "status", "aria-live": "polite" });
+    this.toolbar = h("div", { class: "toolbar", role: "toolbar", "aria-label": t("table.settings") });
+    this.feltBox = h("div", { class: "felt-box" });
+    this.sideBox = h("aside", { class: "side" });
+    this.actionsBox = h("div", { class: "action-bar" });
+    this.noticeBox = h("div", { class: "notice-box" });
+    this.shell = h("section", { class: `table-shell game-${this.game}`, "data-table": this.tableId },
+      h("div", { class: "table-top" }, this.statusEl, this.toolbar),
+      this.noticeBox,
+      h("div", { class: "table-main" }, this.feltBox, this.sideBox),
+      this.actionsBox);
+    fill(this.root, this.shell);
+  }
+
+  start() {
+    const params = new URLSearchParams(location.search);
+    const join = params.get("join");
+    const invite = params.get("invite");
+    if (join && invite && !this.credentials) this.offerSeat(join, invite);
+    this.socket.open();
+    this.drawStatus();
+  }
+
+  // -- messages ----------------------------------------------------------------------------------
+
+  onMessage(message) {
+    const handler = {
+      state: (m) => this.onState(m),
+      ack: () => {},
+      hint: (m) => { this.hint = m; this.draw(); },
+      error: (m) => this.onError(m),
+    }[message.type];
+    if (handler) handler(message);
+  }
+
+  onState(message) {
+    const previousSeq = this.message ? this.message.seq : -1;
+    this.message = message;
+    if (message.seq !== previousSeq) this.hint = null;
+    this.connection = "open";
+    this.draw();
+    this.maybeSummary();
+    this.maybeAutoplay();
+  }
+
+  onError(message) {
+    if (message.code === "forbidden" && !this.message && this.credentials) {
+      // this browser's seat key is not valid (any more): watch instead
+      toast(t("table.forbidden"), "error");
+      this.credentials = null;
+      history.replaceState(null, "", `${location.pathname}${location.search}`);
+      this.socket.reopen(null);
+      return;
+    }
+    if (message.code === "not_found") {
+      this.socket.stop();
+      fill(this.feltBox, h("p", { class: "notice" }, t("table.notFound")));
+      return;
+    }
+    toast(`${t(`error.${message.code}`)}: ${message.message}`, "error");
+  }
+
+  onClose() {
+    this.connection = "closed";
+    this.drawStatus();
+  }
+
+  act(action) {
+    if (!this.message) return;
+    if (!this.socket.send({ type: "act", seq: this.message.seq, action })) toast(t("table.reconnecting"), "error");
+  }
+
+  askHint() {
+    if (!this.message) return;
+    this.hint = { pending: true, action: "", reason: t("table.hintAsking"), player: "" };
+    this.drawActions();
+    this.socket.send({ type: "hint", seq: this.message.seq });
+  }
+
+  // -- what the page shows -------------------------------------------------------------------------
+
+  context(extra = {}) {
+    const message = this.message;
+    const view = message.view;
+    const seats = message.table.seats;
+    const ctx = {
+      view,
+      table: message.table,
+      you: message.you,
+      seq: message.seq,
+      last: message.last,
+      hint: this.hint && !this.hint.pending ? this.hint : null,
+      hands: null,
+      replay: false,
+      seatInfo: (seat) => seats.find((s) => s.seat === seat),
+      seatLabel: (seat) => {
+        if (seat === message.you) return t("seat.you");
+        const info = seats.find((s) => s.seat === seat);
+        if (!info) return seatName(seat);
+        if (info.kind === "human") return info.name || seatName(seat);
+        return seatName(seat);
+      },
+      controls: (seat) => message.you !== null && (seat === message.you || (view.acting_seat === message.you && view.to_act === seat)),
+      act: (action) => this.act(action),
+      refuse: (text) => toast(text, "error"),
+      choose: (actions, describe) => this.choose(actions, describe),
+    };
+    return Object.assign(ctx, extra);
+  }
+
+  draw() {
+    this.drawToolbar();
+    this.drawStatus();
+    if (!this.message) return;
+    const focus = rememberFocus(this.shell);
+    const drawn = this.renderer.render(this.context());
+    fill(this.feltBox, drawn.felt);
+    fill(this.sideBox, drawn.side, this.seatsPanel());
+    this.drawn = drawn;
+    this.drawActions();
+    this.drawNotice();
+    restoreFocus(this.shell, focus);
+  }
+
+  drawActions() {
+    clear(this.actionsBox);
+    if (!this.message) return;
+    const drawn = this.drawn || {};
+    if (drawn.actions) this.actionsBox.append(drawn.actions);
+    if (this.hint) {
+      const hint = this.hint;
+      this.actionsBox.append(h("div", { class: "hint-box", role: "status" },
+        hint.pending ? hint.reason : [
+          h("strong", {}, t("table.hintFrom", { player: hint.player }), ": "),
+          h("code", {}, hint.action), " — ", hint.reason]));
+    }
+    if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
+  }
+
+  commandBox() {
+    const listId = `legal-${this.tableId}`;
+    const input = h("input", {
+      id: "command", class: "command", type: "text", list: listId, autocomplete: "off", spellcheck: "false",
+      "aria-label": t("table.command"), placeholder: t("table.commandHelp", { example: this.renderer.commandExample }),
+    });
+    const list = h("datalist", { id: listId }, this.message.view.legal.slice(0, 200).map((a) => h("option", { value: a })));
+    const form = h("form", {
+      class: "command-form",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const text = input.value.trim();
+        if (text) this.act(text);
+        input.value = "";
+      },
+    }, input, list, h("button", { type: "submit", class: "button small" }, t("table.send")));
+    return form;
+  }
+
+  drawStatus() {
+    clear(this.statusEl);
+    if (this.connection === "closed") {
+      this.statusEl.append(h("span", { class: "status-warn" }, t("table.reconnecting")));
+      return;
+    }
+    if (!this.message) {
+      this.statusEl.append(t("table.connecting"));
+      return;
+    }
+    const { view, table, you } = this.message;
+    const dealLabel = this.renderer.dealLabel(view);
+    let text;
+    if (table.status === "over") text = winnersText(table, this.context());
+    else if (table.status === "waiting") text = t("table.waiting");
+    else {
+      const acting = view.acting_seat ?? view.to_act;
+      if (you && acting === you) {
+        const prompt = this.renderer.prompt(this.context());
+        text = prompt ? `${t("table.yourTurn")} — ${prompt}` : t("table.yourTurn");
+      } else {
+        text = t("table.turnOf", { name: this.context().seatLabel(acting) });
+      }
+    }
+    const mine = you && (view.acting_seat ?? view.to_act) === you && table.status === "playing";
+    this.statusEl.classList.toggle("my-turn", !!mine);
+    this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text));
+  }
+
+  drawToolbar() {
+    clear(this.toolbar);
+    const message = this.message;
+    const button = (label, key, onclick, extra = {}) => h("button", { type: "button", class: "tool", onclick, ...extra }, label, key ? h("kbd", {}, key) : null);
+    if (message) {
+      if (this.renderer.hasTricks) this.toolbar.append(button(t("table.lastTrick"), "T", () => this.showLastTrick(), { "data-tool": "last" }));
+      this.toolbar.append(button(t("table.sheet"), "G", () => this.showSheet(), { "data-tool": "sheet" }));
+      if (this.renderer.previousDeal(message.view)) this.toolbar.append(button(t("table.summary"), null, () => this.showSummary(), { "data-tool": "summary" }));
+      if (message.table.hints && message.you && message.table.status === "playing") {
+        const mine = (message.view.acting_seat ?? message.view.to_act) === message.you;
+        this.toolbar.append(button(t("table.hint"), "?", () => this.askHint(), { "data-tool": "hint", disabled: !mine }));
+      }
+      this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
+    }
+    this.toolbar.append(
+      button(t("table.settings"), null, () => this.showSettings(), { "data-tool": "settings" }),
+      button(t("table.keys"), null, () => this.showKeys(), { "data-tool": "keys" }));
+  }
+
+  drawNotice() {
+    clear(this.noticeBox);
+    const { table, you } = this.message;
+    if (table.status === "over") {
+      this.noticeBox.append(h("div", { class: "notice over" },
+        h("strong", {}, t("table.over")), " ", winnersText(table, this.context()),
+        h("div", { class: "notice-actions" },
+          h("button", { type: "button", class: "button primary", "data-tool": "replay", onclick: () => this.showReplay() }, t("table.replay")),
+          h("a", { class: "button", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `nines-${this.game}-${this.tableId}.json` }, t("table.download")),
+          h("a", { class: "button quiet", href: `/${this.game}` }, t("table.newTable")))));
+    } else if (table.status === "waiting") {
+      this.noticeBox.append(h("div", { class: "notice waiting" }, t("table.waiting"), " ",
+        h("button", { type: "button", class: "button small", onclick: () => this.showShare() }, t("table.share"))));
+    }
+    if (!you) this.noticeBox.append(h("div", { class: "notice spectator" }, t("table.spectating")));
+  }
+
+  seatsPanel() {
+    const { table } = this.message;
+    return h("ul", { class: "seat-list" }, table.seats.map((seat) => h("li", { class: `seat-row ${seat.kind}` },
+      h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+      h("span", { class: "seat-row-seat" }, seatName(seat.seat)),
+      h("span", { class: "seat-row-name" },
+        seat.seat === this.message.you ? `${seat.name || t("seat.guest")} (${t("seat.you")})`
+          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: seat.bot }) : (seat.name || t("seat.guest"))))));
+  }
+
+  // -- dialogs -------------------------------------------------------------------------------------
+
+  showLastTrick() {
+    if (!this.message || !this.renderer.lastTrick) return;
+    openDialog(t("table.lastTrick"), this.renderer.lastTrick(this.context()), { closeLabel: t("summary.continue"), className: "last-trick-dialog" });
+  }
+
+  showSheet() {
+    if (!this.message) return;
+    openDialog(t("table.sheet"), this.renderer.sheet(this.context()), { closeLabel: t("summary.continue"), className: "sheet-dialog" });
+  }
+
+  showSummary(deal) {
+    const chosen = deal || this.renderer.previousDeal(this.message.view);
+    if (!chosen) return;
+    const body = h("div", {}, this.renderer.summary(chosen, this.context()));
+    const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
+    body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
+  }
+
+  maybeSummary() {
+    const deal = this.renderer.previousDeal(this.message.view);
+    const number = deal ? deal.number : null;
+    if (this.summarySeen === undefined) {
+      this.summarySeen = number; // just arrived (or came back): no window for a deal already finished
+      return;
+    }
+    if (number !== null && number !== this.summarySeen) {
+      this.summarySeen = number;
+      if (!document.querySelector("dialog.summary-dialog")) this.showSummary(deal);
+    }
+  }
+
+  maybeAutoplay() {
+    clearTimeout(this.autoTimer);
+    const { view, you, seq, table } = this.message;
+    if (!prefs.autoplay || !you || table.status !== "playing" || view.legal.length !== 1) return;
+    if (this.lastAutoSeq === seq) return;
+    this.autoTimer = setTimeout(() => {
+      if (!this.message || this.message.seq !== seq) return;
+      this.lastAutoSeq = seq;
+      this.act(view.legal[0]);
+    }, 450);
+  }
+
+  showShare() {
+    const { table, invite } = this.message;
+    const origin = location.origin;
+    const spectate = `${origin}/${this.game}?t=${encodeURIComponent(this.tableId)}`;
+    const linkRow = (label, url, attrs = {}) => h("div", { class: "link-row", ...attrs },
+      h("span", { class: "label" }, label),
+      h("input", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "button small", onclick: () => copyText(url).then(() => toast(t("share.copied"))) }, t("share.copy")));
+    const open = table.seats.filter((s) => s.kind === "open");
+    const body = h("div", { class: "share" },
+      invite && open.length
+        ? open.map((s) => linkRow(t("share.seat", { seat: seatName(s.seat) }),
+          `${spectate}&join=${encodeURIComponent(s.seat)}&invite=${encodeURIComponent(invite)}`, { "data-invite": s.seat }))
+        : h("p", { class: "muted" }, t("share.none")),
+      linkRow(t("share.spectators"), spectate, { "data-spectate": "" }));
+    openDialog(t("share.title"), body, { closeLabel: t("summary.continue") });
+  }
+
+  showSettings() {
+    const check = (key, label) => {
+      const input = h("input", { type: "checkbox", id: `pref-${key}`, name: key, checked: !!prefs[key] });
+      input.addEventListener("change", () => { savePrefs({ [key]: input.checked }); this.draw(); });
+      return h("div", { class: "option check" }, input, h("label", { for: `pref-${key}` }, label));
+    };
+    const langSelect = h("select", { id: "pref-lang" }, LANGS.map((code) => h("option", { value: code, selected: code === lang }, code === "fr" ? "Français" : "English")));
+    langSelect.addEventListener("change", () => setLang(langSelect.value));
+    const current = this.message ? this.message.table.bot_delay_ms : prefs.speed;
+    const speed = h("select", { id: "pref-speed", disabled: !(this.message && this.message.you) },
+      SPEEDS.map(([name, ms]) => h("option", { value: ms, selected: ms === current }, t(`speed.${name}`))));
+    if (!SPEEDS.some(([, ms]) => ms === current)) speed.append(h("option", { value: current, selected: true }, `${current} ms`));
+    speed.addEventListener("change", () => {
+      const ms = Number(speed.value);
+      savePrefs({ speed: ms });
+      if (this.message) this.socket.send({ type: "pace", seq: this.message.seq, delay_ms: ms });
+    });
+    openDialog(t("settings.title"), h("div", { class: "settings" },
+      h("div", { class: "option" }, h("label", { for: "pref-lang" }, t("settings.lang")), langSelect),
+      h("div", { class: "option" }, h("label", { for: "pref-speed" }, t("settings.speed")), speed),
+      check("autoplay", t("settings.autoplay")),
+      check("highlight", t("settings.highlight")),
+      check("animations", t("settings.animations"))), { closeLabel: t("summary.continue") });
+  }
+
+  showKeys() {
+    const rows = [
+      ["← →", t("keys.arrows")],
+      ["Enter", t("keys.enter")],
+      ...(this.renderer.keyHelp ? this.renderer.keyHelp() : []),
+      ["/", t("keys.command")],
+      ...(this.renderer.hasTricks ? [["T", t("keys.last")]] : []),
+      ["G", t("keys.sheet")],
+      ["?", t("keys.hint")],
+      ["Esc", t("keys.escape")],
+    ];
+    openDialog(t("keys.title"), h("dl", { class: "keys" }, rows.map(([key, text]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, text)])),
+      { closeLabel: t("summary.continue") });
+  }
+
+  choose(actions, describe = (a) => a) {
+    const dialog = openDialog(t("table.mustChoose"), h("div", { class: "choices" }, actions.map((action) =>
+      h("button", { type: "button", class: "button", "data-action": action, onclick: () => { dialog.close(); this.act(action); } }, describe(action)))),
+    { closeLabel: t("summary.continue") });
+    const first = dialog.querySelector(".choices button");
+    if (first) first.focus();
+  }
+
+  async offerSeat(seat, invite) {
+    let info;
+    try { info = await api.table(this.tableId); } catch { return; }
+    const wanted = info.seats.find((s) => s.seat === seat);
+    if (!wanted || wanted.kind !== "open") return;
+    const nameInput = h("input", { id: "join-name", type: "text", maxlength: 40, value: prefs.name || "", placeholder: t("name.placeholder") });
+    const dialog = openDialog(t("join.title"), h("form", {
+      class: "join",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const name = nameInput.value.trim();
+        if (name) savePrefs({ name });
+        try {
+          const seated = await api.join(this.tableId, seat, invite, name || null);
+          rememberSeat(this.tableId, seated.seat, seated.token);
+          this.credentials = { seat: seated.seat, token: seated.token };
+          history.replaceState(null, "", `${location.pathname}?t=${encodeURIComponent(this.tableId)}#seat=${seated.seat}&token=${seated.token}`);
+          dialog.close();
+          this.summarySeen = undefined;
+          this.message = null;
+          this.socket.reopen(this.credentials);
+        } catch (error) {
+          toast(error.message, "error");
+        }
+      },
+    },
+    h("p", {}, t("join.text", { seat: seatName(seat), game: t(`game.${this.game}.name`) })),
+    h("div", { class: "option" }, h("label", { for: "join-name" }, t("name.label")), nameInput),
+    h("div", { class: "dialog-actions" },
+      h("button", { type: "submit", class: "button primary", "data-action": "take-seat" }, t("join.take")),
+      h("button", { type: "button", class: "button quiet", onclick: () => dialog.close() }, t("join.watch")))),
+    { closeLabel: t("join.watch") });
+  }
+
+  async showReplay() {
+    const body = h("div", { class: "replay" }, t("replay.loading"));
+    openDialog(t("replay.title"), body, { closeLabel: t("summary.continue"), className: "replay-dialog" });
+    const total = this.message.view.deal_number;
+    let data = null;
+    let step = 0;
+    const load = async (deal) => {
+      data = await api.replay(this.tableId, deal);
+      step = 0;
+      drawFrame();
+    };
+    const drawFrame = () => {
+      const frame = data.frames[step];
+      const ctx = this.context({ view: frame.view, you: null, hands: frame.hands, replay: true, hint: null, last: frame.action ? { action: frame.action, seat: frame.seat } : null, act: () => {} });
+      const drawn = this.renderer.render(ctx);
+      const dealSelect = h("select", { id: "replay-deal", "aria-label": t("replay.deal") },
+        Array.from({ length: data.deals }, (_, i) => h("option", { value: i + 1, selected: i + 1 === data.deal }, `${t("replay.deal")} ${i + 1}`)));
+      dealSelect.addEventListener("change", () => load(Number(dealSelect.value)));
+      const go = (n) => { step = Math.max(0, Math.min(data.frames.length - 1, n)); drawFrame(); };
+      const controls = h("div", { class: "replay-controls" },
+        dealSelect,
+        h("button", { type: "button", class: "button small", onclick: () => go(0) }, t("replay.first")),
+        h("button", { type: "button", class: "button small", "data-step": "prev", onclick: () => go(step - 1) }, "◀ ", t("replay.prev")),
+        h("span", { class: "replay-step" }, t("replay.step", { n: step, total: data.frames.length - 1 })),
+        h("button", { type: "button", class: "button small", "data-step": "next", onclick: () => go(step + 1) }, t("replay.next"), " ▶"),
+        h("button", { type: "button", class: "button small", onclick: () => go(data.frames.length - 1) }, t("replay.last")));
+      fill(body, controls,
+        frame.action ? h("p", { class: "replay-move" }, `${seatName(frame.seat)}: `, h("code", {}, frame.action)) : null,
+        h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
+        h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
+    };
+    try { await load(Math.max(1, Math.min(total, 1))); } catch (error) { body.textContent = error.message; }
+  }
+
+  // -- keyboard ------------------------------------------------------------------------------------
+
+  onKey(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    const typing = target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA");
+    if (typing || document.querySelector("dialog[open]")) return;
+    if (!this.message) return;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      if (moveFocus(this.shell, event.key === "ArrowRight" ? 1 : -1)) event.preventDefault();
+      return;
+    }
+    if (this.renderer.onKey && this.renderer.onKey(this.context(), event)) { event.preventDefault(); return; }
+    const key = event.key.toLowerCase();
+    const shortcuts = {
+      "/": () => { const input = $("#command", this.shell); if (input) input.focus(); },
+      t: () => this.showLastTrick(),
+      g: () => this.showSheet(),
+      "?": () => { if (this.message.table.hints) this.askHint(); },
+    };
+    if (shortcuts[key]) { event.preventDefault(); shortcuts[key](); }
+  }
+}
+
+function winnersText(table, ctx) {
+  const names = table.winners.map((w) => (table.seats.some((s) => s.seat === w) ? ctx.seatLabel(w) : seatName(w))).join(", ");
+  if (!names) return "";
+  return table.winners.length > 1 ? t("table.winnersMany", { names }) : t("table.winners", { names });
+}
+
+function rememberFocus(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  return { code: active.dataset.code, index: active.dataset.index, action: active.dataset.action, group: active.closest("[data-seat]")?.dataset.seat };
+}
+
+function restoreFocus(root, focus) {
+  if (!focus) return;
+  let el = null;
+  if (focus.action) el = root.querySelector(`[data-action="${focus.action}"]`);
+  if (!el && focus.code) {
+    const group = focus.group ? root.querySelector(`.hand[data-seat="${focus.group}"]`) : root;
+    const buttons = group ? [...group.querySelectorAll("button.card")] : [];
+    el = buttons.find((b) => b.dataset.code === focus.code) || buttons[Math.min(Number(focus.index || 0), buttons.length - 1)] || null;
+  }
+  if (el) el.focus();
+}
+
+function moveFocus(root, step) {
+  const buttons = [...root.querySelectorAll(".hand button.card")];
+  if (!buttons.length) return false;
+  const index = buttons.indexOf(document.activeElement);
+  const next = index < 0 ? (step > 0 ? 0 : buttons.length - 1) : (index + step + buttons.length) % buttons.length;
+  buttons[next].focus();
+  return true;
+}
