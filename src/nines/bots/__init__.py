@@ -41,6 +41,10 @@ def _random(game_id: str, rng: random.Random) -> Player:
 # name -> factory(game_id, rng); stronger players add themselves here
 PLAYER_FACTORIES: dict[str, PlayerFactory] = {"random": _random, "basic": _basic}
 
+from . import strong as _strong  # noqa: E402  (the search players register here)
+
+PLAYER_FACTORIES.update({"ismcts": _strong.ismcts, "expert": _strong.expert})
+
 
 class UnknownPlayer(ValueError):
     """No computer player has that name."""

@@ -50,6 +50,9 @@ class NeufKnowledge:
     trick: tuple[int, ...]
     won: tuple[int, ...]
     tricks_played: int
+    played_by: dict[str, tuple[int, ...]]  # seat -> cards it has played this deal
+    exchange_order: tuple[str, ...]
+    exchanges: dict[str, str]  # seat -> "keep" / "exchange", for those who have decided
 
     @classmethod
     def from_view(cls, view: NeufView) -> NeufKnowledge:
@@ -60,6 +63,7 @@ class NeufKnowledge:
         hand = tuple(code(c) for c in view.hand)
         seen: set[int] = set(hand)
         voids: dict[str, set[int]] = {seat: set() for seat in seats}
+        played_by: dict[str, list[int]] = {seat: [] for seat in seats}
         tricks = list(view.tricks_played) + ([view.trick] if view.trick is not None else [])
         for trick in tricks:
             if not trick.plays:
@@ -68,6 +72,7 @@ class NeufKnowledge:
             for seat, text in trick.plays:
                 card = code(text)
                 seen.add(card)
+                played_by[seat].append(card)
                 # Follow suit if you can: a player who did not holds none of the suit led.
                 if card >> 4 != led:
                     voids[seat].add(led)
@@ -90,8 +95,9 @@ class NeufKnowledge:
             sizes.append(view.hand_sizes[seat])
             forbidden.append(frozenset(c for c in pool if c >> 4 in voids[seat]))
         if view.form == "three" and EXTRA not in hands_known:
+            # the spare (or set-aside) hand takes whatever is left: 13 cards in a real deal
             holders.append(EXTRA)
-            sizes.append(13)
+            sizes.append(len(pool) - sum(sizes))
             forbidden.append(frozenset())
         trick_cards = tuple(code(c) for _, c in view.trick.plays) if view.trick is not None else ()
         leader = seats.index(view.trick.leader) if view.trick is not None else me
@@ -109,6 +115,9 @@ class NeufKnowledge:
             trick=trick_cards,
             won=tuple(view.tricks_won.get(seat, 0) for seat in seats),
             tricks_played=len(view.tricks_played),
+            played_by={seat: tuple(cards) for seat, cards in played_by.items()},
+            exchange_order=tuple(view.exchange_order),
+            exchanges=dict(view.exchanges),
         )
 
     def sample_hands(self, rng: random.Random) -> dict[str, list[int]]:
@@ -130,3 +139,20 @@ class NeufKnowledge:
             won=list(self.won),
             tricks_played=self.tricks_played,
         )
+
+    def hands_at_exchange(self, hands: dict[str, list[int]]) -> dict[str, tuple[list[int], list[int]]]:
+        """In a world, each decided seat's hand and the centre hand it was offered, when it decided.
+
+        Undoes the exchange backwards from the world's current hands (plus the cards each
+        seat has played) and its fourth hand, the centre now or the set-aside hand.
+        """
+        current = {seat: list(hands[seat]) + list(self.played_by.get(seat, ())) for seat in self.seats}
+        centre = list(hands[EXTRA])
+        offered: dict[str, tuple[list[int], list[int]]] = {}
+        decided = [seat for seat in self.exchange_order if seat in self.exchanges]
+        for seat in reversed(decided):
+            if self.exchanges[seat] == "exchange":
+                # it left its hand in the centre and took what lay there
+                current[seat], centre = centre, current[seat]
+            offered[seat] = (list(current[seat]), list(centre))
+        return offered

@@ -1,0 +1,41 @@
+"""Factories for the search players, ``ismcts`` and ``expert``, registered in :data:`PLAYER_FACTORIES`.
+
+Each takes the game id and the player's own generator (all its random choices come
+from it, so a seeded match replays exactly) and returns the player for that game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .base import Player
+
+
+def ismcts(game_id: str, rng: random.Random) -> Player:
+    """SO-ISMCTS with random playouts, 350 simulations a move (the trick games)."""
+    if game_id == "neuf":
+        from .ismcts_neuf import NeufIsmcts
+
+        return NeufIsmcts(rng)
+    if game_id == "elyigit":
+        from .ismcts_elyigit import ElyigitIsmcts
+
+        return ElyigitIsmcts(rng)
+    raise ValueError(f"ismcts plays the trick games (neuf, elyigit), not {game_id}")
+
+
+def expert(game_id: str, rng: random.Random) -> Player:
+    """Plays from its view by sampling deals consistent with it and evaluating each option in them."""
+    if game_id == "neuf":
+        from .expert_neuf import NeufExpert
+
+        return NeufExpert(rng)
+    if game_id == "elyigit":
+        from .expert_elyigit import ElyigitExpert
+
+        return ElyigitExpert(rng)
+    if game_id == "rummy":
+        from .expert_rummy import RummyExpert
+
+        return RummyExpert(rng)
+    raise ValueError(f"no expert player for {game_id}")
