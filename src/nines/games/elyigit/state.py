@@ -7,8 +7,9 @@ name them.  The play rule itself lives in :mod:`.play_rules`, the auction in
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ...cards import SUITS, Card, NotationError, ace_low, deck_36, format_cards, parse_deal, shuffled, sort_hand
@@ -77,6 +78,18 @@ class Deal:
             totals[side_of(seat)] += n
         return totals
 
+    def copy(self) -> Deal:
+        """A copy that shares only what never changes (cards, the hands as dealt, finished tricks)."""
+        return replace(
+            self,
+            hands={seat: list(cards) for seat, cards in self.hands.items()},
+            auction=Auction(self.auction.opener, self.auction.min_bid, list(self.auction.calls)),
+            tricks=list(self.tricks),
+            trick=Trick(self.trick.leader, list(self.trick.plays)) if self.trick is not None else None,
+            won=dict(self.won),
+            actions=list(self.actions),
+        )
+
     @property
     def dummy_revealed(self) -> bool:
         """The dummy lies face up from the naming of trumps until the deal is over."""
@@ -138,6 +151,18 @@ class ElyigitState(GameState):
     @property
     def winners(self) -> list[str]:
         return list(self._winners)
+
+    def clone(self) -> ElyigitState:
+        """An independent copy; a finished deal never changes, so clones share it."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.log = list(self.log)
+        twin.scores = dict(self.scores)
+        twin.deals = [deal if deal.phase == "done" else deal.copy() for deal in self.deals]
+        twin._winners = list(self._winners)
+        return twin
 
     # -- dealing ---------------------------------------------------------------------
 
@@ -373,8 +398,8 @@ class ElyigitState(GameState):
             "auction": [list(call) for call in deal.auction.history()],
             "contract": deal.contract.to_record() if deal.contract else None,
             "tricks": [t.to_record() for t in deal.tricks],
-            "result": deal.result,
-            "scores": deal.scores_after,
+            "result": _copied(deal.result),
+            "scores": _copied(deal.scores_after),
         }
 
     # -- score sheet and records -----------------------------------------------------
@@ -389,7 +414,7 @@ class ElyigitState(GameState):
                 "deal": deal.number,
                 "dealer": deal.dealer,
                 "contract": deal.contract.to_record() if deal.contract else None,
-                "tricks": deal.result.get("tricks"),
+                "tricks": _copied(deal.result.get("tricks")),
                 "made": deal.result.get("made"),
                 "score_change": dict(deal.result["score_change"]),
                 "scores": dict(deal.scores_after),
@@ -407,8 +432,8 @@ class ElyigitState(GameState):
             "auction": [list(call) for call in deal.auction.history()],
             "actions": [dict(a) for a in deal.actions],
             "tricks": [t.to_record() for t in deal.tricks],
-            "result": deal.result,
-            "scores": deal.scores_after,
+            "result": _copied(deal.result),
+            "scores": _copied(deal.scores_after),
         }
 
     def record(self, players: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -429,6 +454,15 @@ class ElyigitState(GameState):
     @classmethod
     def parse_action(cls, text: str) -> Action:
         return parse_elyigit_action(text)
+
+
+def _copied(value: Any) -> Any:
+    """A copy of plain data (dicts, lists, scalars), so that callers cannot change the state."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
