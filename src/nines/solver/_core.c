@@ -47,7 +47,16 @@
 /* ranks of strength > r */
 #define ABOVE(r) ((uint16_t)(0xFFFFu << ((r) + 1)))
 
+#if defined(__POPCNT__)
 static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+#else
+static inline int popc(uint32_t x) { /* without the instruction: a few shifts, no library call */
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+#endif
 static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
 
@@ -108,9 +117,13 @@ typedef struct {
     uint8_t pad2[16];
 } TTBucket; /* 512 bytes */
 
+#define TT_START_BUCKETS 1024 /* 512 KB: the active part of the table starts small ... */
+
 typedef struct {
     TTBucket *b;
-    size_t nbuckets; /* power of two */
+    size_t nbuckets; /* power of two: the whole table, at most the memory limit */
+    size_t active;   /* ... and doubles while it fills, up to nbuckets */
+    size_t used;     /* buckets claimed in this generation */
     uint16_t gen;
     uint64_t stores, replaced_buckets;
 } TT;
@@ -122,6 +135,8 @@ static int tt_alloc(TT *t, size_t bytes) {
     t->b = (TTBucket *)calloc(nb, sizeof(TTBucket));
     if (!t->b) return -1;
     t->nbuckets = nb;
+    t->active = nb < TT_START_BUCKETS ? nb : TT_START_BUCKETS;
+    t->used = 0;
     t->gen = 1;
     t->stores = t->replaced_buckets = 0;
     return 0;
@@ -129,6 +144,8 @@ static int tt_alloc(TT *t, size_t bytes) {
 
 static void tt_clear(TT *t) {
     t->gen++;
+    t->used = 0;
+    t->active = t->nbuckets < TT_START_BUCKETS ? t->nbuckets : TT_START_BUCKETS;
     if (t->gen == 0) { /* generations wrapped: empty for real, once every 65535 clears */
         memset(t->b, 0, t->nbuckets * sizeof(TTBucket));
         t->gen = 1;
@@ -136,9 +153,26 @@ static void tt_clear(TT *t) {
 }
 
 static inline size_t tt_index(const TT *t, uint64_t sig) {
-    uint64_t h = sig * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    return (size_t)(h & (t->nbuckets - 1)) & ~(size_t)1;
+    uint64_t h = sig; /* splitmix64's finaliser: every bit of the key moves the low bits */
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+    h ^= h >> 31;
+    return (size_t)(h & (t->active - 1)) & ~(size_t)1;
+}
+
+/* Double the active part: a bucket at i moves to i + old when its hash says so. */
+static void tt_grow(TT *t) {
+    size_t old = t->active;
+    t->active = old * 2;
+    for (size_t i = 0; i < old; i++) {
+        TTBucket *b = &t->b[i];
+        if (b->gen != t->gen) continue;
+        size_t j = tt_index(t, b->sig) | (i & 1);
+        if (j != i) {
+            t->b[j] = *b;
+            b->gen = 0;
+        }
+    }
 }
 
 /* ------------------------------------------------------------------------------------
@@ -156,6 +190,7 @@ typedef struct {
     int won;                 /* tricks MAX has won since the root */
     int target;              /* the zero-window question: does MAX reach target tricks? */
     uint64_t nodes;
+    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2];
     int use_partition;       /* 0: key the table on every card (exact relative ranks) */
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     TT *tt;
@@ -415,17 +450,21 @@ static void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, ui
     t->stores++;
     TTBucket *b = tt_find(t, sig);
     if (!b) {
-        size_t i = tt_index(t, sig);
-        TTBucket *b0 = &t->b[i], *b1 = &t->b[i + 1];
-        if (b0->gen != t->gen) b = b0;
-        else if (b1->gen != t->gen) b = b1;
-        else {
+        for (;;) {
+            size_t i = tt_index(t, sig);
+            TTBucket *b0 = &t->b[i], *b1 = &t->b[i + 1];
+            if (b0->gen != t->gen) { b = b0; break; }
+            if (b1->gen != t->gen) { b = b1; break; }
+            if (t->active < t->nbuckets && t->used * 4 > t->active) { tt_grow(t); continue; }
             /* both taken: keep the one standing for more tricks (dearer to recompute) */
             int l0 = 0, l1 = 0;
             for (int s = 0; s < 4; s++) { l0 += (int)(b0->sig >> (4 * s) & 15); l1 += (int)(b1->sig >> (4 * s) & 15); }
             b = (l0 < l1 || (l0 == l1 && b0->n <= b1->n)) ? b0 : b1;
             t->replaced_buckets++;
+            t->used--;
+            break;
         }
+        t->used++;
         b->sig = sig; b->gen = t->gen; b->n = 0; b->next = 0;
     }
     for (int i = 0; i < b->n; i++) {
@@ -444,8 +483,18 @@ static void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, ui
 }
 
 /* ------------------------------------------------------------------------------------
- * Bounds at a trick boundary: sure tricks of the side on lead, and the top trump's trick
- * for the other side.  <0: no cutoff.
+ * Bounds at a trick boundary.  <0: no cutoff; otherwise the answer, rel its reasons.
+ *
+ * Sure tricks of the leader, suit by suit: the leader plays its cards from the top and
+ * keeps the lead as long as each card is higher than every card still held in that suit
+ * by anyone who has not run out of it, and nobody who has run out holds a trump (a
+ * player out of the suit with no trump can never win the trick).  Cashing suit after
+ * suit changes nothing for the other suits: the only players who run out during the
+ * counted rounds hold no trumps.
+ *
+ * Master trumps: a trump higher than every trump of the other side wins a trick for its
+ * side whenever it is played, and one hand plays its cards in different tricks, so a
+ * side takes at least as many tricks as its best hand holds master trumps.
  * ---------------------------------------------------------------------------------- */
 static int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int p = c->leader, np = c->np, tr = c->trump, rem = c->tricks_left;
@@ -453,41 +502,63 @@ static int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     int qt = 0;
     uint16_t q[NSUITS] = {0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
-        uint32_t h = c->hand[p][s];
-        if (!h) continue;
-        uint32_t all = c->inplay[s];
-        int k = 0, low = 0;
-        while (all && (h >> topbit(all) & 1)) { low = topbit(all); all &= ~(1u << low); k++; }
-        if (!k) continue;
-        if (tr >= 0 && s != tr) {
-            /* a player who can ruff ends the run when void; count only rounds all follow */
-            for (int o = 0; o < np; o++) {
-                if (o == p || !c->hand[o][tr]) continue;
-                int len = popc(c->hand[o][s]);
-                if (len < k) k = len;
-            }
-            if (!k) continue;
-            low = kth_top(c->inplay[s], k);
+        uint32_t x = c->hand[p][s];
+        if (!x) continue;
+        int len[MAXP], top[MAXP], ruff[MAXP];
+        for (int o = 0; o < np; o++) {
+            uint32_t ho = o == p ? 0 : c->hand[o][s];
+            len[o] = popc(ho);
+            top[o] = ho ? topbit(ho) : -1;
+            ruff[o] = o != p && tr >= 0 && s != tr && c->hand[o][tr] != 0;
         }
-        qt += k;
-        q[s] = PFX(low);
+        int rounds = 0, lowcmp = -1;
+        for (int i = 1; x; i++) {
+            int ci = topbit(x);
+            x &= ~(1u << ci);
+            int ok = 1, cmp = 0;
+            for (int o = 0; o < np; o++) {
+                if (o == p) continue;
+                if (len[o] >= i) {
+                    if (top[o] > ci) { ok = 0; break; }
+                    cmp = 1;
+                } else if (ruff[o]) { ok = 0; break; }
+            }
+            if (!ok) break;
+            rounds++;
+            if (cmp) lowcmp = ci;
+        }
+        qt += rounds;
+        if (lowcmp >= 0) q[s] = PFX(lowcmp);
     }
     if (lmax ? qt >= need : rem - qt < need) {
         memcpy(rel, q, sizeof q);
         return lmax;
     }
     if (tr >= 0 && c->inplay[tr]) {
-        int top = topbit(c->inplay[tr]);
-        int owner = 0;
-        for (int o = 0; o < np; o++)
-            if (c->hand[o][tr] >> top & 1) owner = o;
-        if (c->maxside[owner] != lmax) {
-            /* the other side's top trump wins a trick whenever it is played */
-            if (lmax ? rem - 1 < need : 1 >= need) {
-                rel[0] = rel[1] = rel[2] = rel[3] = 0;
-                rel[tr] = PFX(top);
-                return !lmax;
-            }
+        /* master trumps of each side: side 1 is MAX */
+        uint32_t sidetr[2] = {0, 0};
+        for (int o = 0; o < np; o++) sidetr[c->maxside[o]] |= c->hand[o][tr];
+        int best[2] = {0, 0}, low[2] = {-1, -1};
+        for (int o = 0; o < np; o++) {
+            int side = c->maxside[o];
+            uint32_t opp = sidetr[!side];
+            uint32_t m = c->hand[o][tr] & (opp ? (uint32_t)ABOVE(topbit(opp)) : 0xFFFFu);
+            int n = popc(m);
+            if (n > best[side]) { best[side] = n; low[side] = opp ? lowbit(m) : -1; }
+        }
+        const int lside = lmax, oside = !lmax;
+        int cut = -1, why = -1;
+        if (lmax) {
+            if (best[lside] >= need) { cut = 1; why = lside; }
+            else if (rem - best[oside] < need) { cut = 0; why = oside; }
+        } else {
+            if (rem - best[lside] < need) { cut = 0; why = lside; }
+            else if (best[oside] >= need) { cut = 1; why = oside; }
+        }
+        if (cut >= 0) {
+            rel[0] = rel[1] = rel[2] = rel[3] = 0;
+            if (low[why] >= 0) rel[tr] = PFX(low[why]);
+            return cut;
         }
     }
     return -1;
@@ -547,12 +618,14 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         if (need <= 0) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 1; }
         if (need > c->tricks_left) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 0; }
         if (c->tricks_left == 1) return last_trick(c, rel);
+        c->st_depth[c->tricks_left]++;
         int r = c->use_bounds ? bounds_cut(c, need, rel) : -1;
-        if (r >= 0) return r;
+        if (r >= 0) { c->st_bound++; return r; }
         if (c->use_tt) {
             make_key(c, &sig, &k0, &k1);
+            c->st_probe++;
             r = tt_probe(c, need, sig, k0, k1, rel, &hint);
-            if (r >= 0) return r;
+            if (r >= 0) { c->st_hit++; return r; }
         }
     }
     const int p = seat_at(c, nt);
@@ -563,9 +636,13 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     int nm = gen_moves(c, p, legal, mv);
     if (nm > 1) order_moves(c, p, mv, nm, hint);
     uint16_t acc[NSUITS] = {lrel[0], lrel[1], lrel[2], lrel[3]};
+    uint16_t tried[NSUITS] = {0, 0, 0, 0};
     for (int i = 0; i < nm; i++) {
         const int card = mv[i].card, s = card >> 4, r = card & 15;
         const uint16_t bit = (uint16_t)(1u << r);
+        /* a card below every relevant rank is worth the same as one already tried that is too */
+        if ((tried[s] & (uint16_t)~acc[s]) && !(acc[s] & bit)) continue;
+        tried[s] |= bit;
         uint16_t cr[NSUITS];
         int res;
         c->hand[p][s] ^= bit;
@@ -604,12 +681,14 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         c->hand[p][s] ^= bit;
         c->inplay[s] ^= bit;
         if (res == ismax) {
+            c->st_cut[nt == 0][i < 3 ? i : 3]++;
             for (int t = 0; t < NSUITS; t++) rel[t] = cr[t] | lrel[t];
             if (nt == 0 && c->use_tt) tt_store(c, need, res, sig, k0, k1, rel, card);
             return res;
         }
         for (int t = 0; t < NSUITS; t++) acc[t] |= cr[t];
     }
+    if (nm > 1) c->st_all[nt == 0]++;
     extend_runs(c, p, legal, acc);
     memcpy(rel, acc, sizeof acc);
     if (nt == 0 && c->use_tt) tt_store(c, need, !ismax, sig, k0, k1, rel, -1);
@@ -626,7 +705,10 @@ static int solve_value(Ctx *c, int guess) {
         if (t > hi) t = hi;
         c->target = t;
         uint16_t rel[NSUITS];
-        if (search(c, rel)) { lo = t; g = t + 1; }
+        uint64_t before = c->nodes;
+        int ok = search(c, rel);
+        if (getenv("NINES_SOLVER_DEBUG")) fprintf(stderr, "  target %d: %s, %llu nodes\n", t, ok ? "yes" : "no", (unsigned long long)(c->nodes - before));
+        if (ok) { lo = t; g = t + 1; }
         else { hi = t - 1; g = t - 1; }
     }
     return lo;
@@ -645,7 +727,31 @@ typedef struct {
     int last_np, last_rule, last_trump, last_maxmask;
     uint16_t deal_cards[NSUITS];
     uint64_t last_nodes, total_nodes;
+    uint64_t st[4], st_depth[MAXRANKS + 1]; /* counters of the last call */
 } SolverObject;
+
+static void keep_stats(SolverObject *self, const Ctx *c) {
+    self->last_nodes = c->nodes;
+    self->total_nodes += c->nodes;
+    self->st[0] = c->st_bound; self->st[1] = c->st_probe; self->st[2] = c->st_hit; self->st[3] = c->tt->stores;
+    memcpy(self->st_depth, c->st_depth, sizeof self->st_depth);
+    if (getenv("NINES_SOLVER_DEBUG"))
+        fprintf(stderr, "lead cuts %llu %llu %llu %llu all %llu | follow cuts %llu %llu %llu %llu all %llu\n",
+                (unsigned long long)c->st_cut[1][0], (unsigned long long)c->st_cut[1][1], (unsigned long long)c->st_cut[1][2],
+                (unsigned long long)c->st_cut[1][3], (unsigned long long)c->st_all[1], (unsigned long long)c->st_cut[0][0],
+                (unsigned long long)c->st_cut[0][1], (unsigned long long)c->st_cut[0][2], (unsigned long long)c->st_cut[0][3],
+                (unsigned long long)c->st_all[0]);
+}
+
+static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *depth = PyList_New(MAXRANKS + 1);
+    if (!depth) return NULL;
+    for (int i = 0; i <= MAXRANKS; i++) PyList_SET_ITEM(depth, i, PyLong_FromUnsignedLongLong(self->st_depth[i]));
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:N}", "nodes", (unsigned long long)self->last_nodes,
+                         "bound_cuts", (unsigned long long)self->st[0], "probes", (unsigned long long)self->st[1],
+                         "hits", (unsigned long long)self->st[2], "stores_total", (unsigned long long)self->st[3],
+                         "boundaries_by_tricks_left", depth);
+}
 
 static PyTypeObject SolverType;
 
@@ -780,8 +886,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     value = solve_value(&c, guess);
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    self->last_nodes = c.nodes;
-    self->total_nodes += c.nodes;
+    keep_stats(self, &c);
     return Py_BuildValue("(iK)", value, (unsigned long long)c.nodes);
 }
 
@@ -834,8 +939,7 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    self->last_nodes = c.nodes;
-    self->total_nodes += c.nodes;
+    keep_stats(self, &c);
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (int i = 0; i < nm; i++) {
@@ -864,18 +968,19 @@ static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 }
 
 static PyObject *Solver_info(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
-    size_t used = 0, entries = 0;
-    if (self->tt.b) {
-        for (size_t i = 0; i < self->tt.nbuckets; i++) {
-            if (self->tt.b[i].gen == self->tt.gen) { used++; entries += self->tt.b[i].n; }
-        }
+    size_t entries = 0;
+    const TT *t = &self->tt;
+    if (t->b) { /* only the active part can hold entries of this generation */
+        for (size_t i = 0; i < t->active; i++)
+            if (t->b[i].gen == t->gen) entries += t->b[i].n;
     }
-    size_t alloc = self->tt.b ? self->tt.nbuckets * sizeof(TTBucket) : 0;
-    return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:K,s:K,s:K}", "limit_bytes", (Py_ssize_t)self->bytes,
-                         "table_bytes", (Py_ssize_t)alloc, "buckets", (Py_ssize_t)(self->tt.b ? self->tt.nbuckets : 0),
-                         "buckets_used", (Py_ssize_t)used, "entries", (Py_ssize_t)entries,
+    size_t alloc = t->b ? t->nbuckets * sizeof(TTBucket) : 0;
+    return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:n,s:K,s:K,s:K}", "limit_bytes", (Py_ssize_t)self->bytes,
+                         "active_bytes", (Py_ssize_t)(t->b ? t->active * sizeof(TTBucket) : 0),
+                         "table_bytes", (Py_ssize_t)alloc, "buckets", (Py_ssize_t)(t->b ? t->nbuckets : 0),
+                         "buckets_used", (Py_ssize_t)(t->b ? t->used : 0), "entries", (Py_ssize_t)entries,
                          "last_nodes", (unsigned long long)self->last_nodes, "total_nodes", (unsigned long long)self->total_nodes,
-                         "replaced_buckets", (unsigned long long)self->tt.replaced_buckets);
+                         "replaced_buckets", (unsigned long long)t->replaced_buckets);
 }
 
 static int Solver_init(SolverObject *self, PyObject *args, PyObject *kw) {
@@ -910,6 +1015,7 @@ static PyMethodDef Solver_methods[] = {
      "score(np, rule, trump, hands, leader, played, maxmask, value=-1) -> ([(card, MAX tricks)], nodes)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "empty the transposition table"},
     {"info", (PyCFunction)Solver_info, METH_NOARGS, "table size and use, node counts"},
+    {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "search counters of the last call"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject SolverType = {

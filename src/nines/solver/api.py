@@ -59,6 +59,8 @@ class TableInfo:
     """Size and use of a solver's transposition table."""
 
     limit_bytes: int
+    active_bytes: int
+    """the part of the table in use for the current deal: it starts small and doubles as it fills"""
     table_bytes: int
     buckets: int
     buckets_used: int
