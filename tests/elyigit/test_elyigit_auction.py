@@ -6,7 +6,7 @@ import pytest
 from elyigit_helpers import scripted
 
 from nines.games.contract import IllegalAction, OutOfTurn
-from nines.games.elyigit import Auction, Bid, ElyigitOptions, Pass
+from nines.games.elyigit import Auction, ElyigitOptions
 
 
 def test_the_player_left_of_the_dealer_speaks_first_and_calls_go_clockwise():

@@ -12,7 +12,7 @@ from elyigit_helpers import reference_allowed
 
 from nines.cards import Card, Suit, ace_low, deck_36
 from nines.games.contract import RulesError
-from nines.games.elyigit import PRESETS, Bid, ElyigitOptions, ElyigitState, NameTrump, Pass, Play, legal_plays
+from nines.games.elyigit import PRESETS, Bid, ElyigitOptions, ElyigitState, NameTrump, Pass, Play
 from nines.games.elyigit.options import TRICKS_PER_DEAL
 from nines.games.elyigit.scoring import target_reached
 from nines.record import replay

@@ -106,11 +106,13 @@ class ElyigitState(GameState):
         self, options: ElyigitOptions | None = None, seed: int = 0, *, preset_deal: PresetDeal | None = None
     ) -> None:
         super().__init__(options or ElyigitOptions(), seed)
+        self._rules = self.options.play_rules
         self.scores: dict[str, int] = {side: 0 for side in SIDES}
         self.deals: list[Deal] = []
         self._winners: list[str] = []
         self._over = False
-        first_dealer = self.options.first_dealer or (preset_deal.dealer if preset_deal else self.rng.choice(SEATS))
+        # A preset deal says who dealt it; otherwise the option, or a draw from the seed.
+        first_dealer = preset_deal.dealer if preset_deal else (self.options.first_dealer or self.rng.choice(SEATS))
         self._start_deal(first_dealer, preset_deal)
 
     # -- seats and turn ---------------------------------------------------------------
@@ -201,7 +203,7 @@ class ElyigitState(GameState):
             return self._trump_choices()
         seat = self.to_act
         assert seat is not None and deal.trick is not None and deal.contract is not None
-        cards = legal_plays(deal.hands[seat], deal.trick.cards, deal.contract.trump, self.options.play_rules)
+        cards = legal_plays(deal.hands[seat], deal.trick.cards, deal.contract.trump, self._rules)
         return [Play(card) for card in cards]
 
     def _trump_choices(self) -> list[Action]:
@@ -228,7 +230,7 @@ class ElyigitState(GameState):
         if not isinstance(action, Play):
             return f"it is the play: {who} plays one of {legal}"
         reason = why_not_playable(
-            action.card, deal.hands[seat], deal.trick.cards, deal.contract.trump, self.options.play_rules
+            action.card, deal.hands[seat], deal.trick.cards, deal.contract.trump, self._rules
         )
         if reason is None:  # pragma: no cover - only asked about illegal actions
             return f"{action} is legal"
