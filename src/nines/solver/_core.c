@@ -96,7 +96,9 @@ static inline int kth_top(uint32_t mask, int k) {
 /* ------------------------------------------------------------------------------------
  * Transposition table
  * ---------------------------------------------------------------------------------- */
+#ifndef WAYS
 #define WAYS 15
+#endif
 #define NO_MOVE 0xFF
 
 typedef struct {
@@ -293,77 +295,113 @@ static inline int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], M
     return n;
 }
 
-/* Move ordering: cheap heuristics, the best card first in cut nodes. */
+/* holder of the strongest card of mask among the hands (-1 if none) */
+static inline int holder(const Ctx *c, int s, uint32_t mask) {
+    if (!mask) return -1;
+    int r = topbit(mask);
+    for (int q = 0; q < c->np; q++)
+        if (c->hand[q][s] >> r & 1) return q;
+    return -1;
+}
+
+/* Move ordering: heuristics of card play, so that the card that proves the point comes
+ * first.  Weights only order the moves; any order gives the same, exact, answer. */
 static void order_moves(const Ctx *c, int p, Move *mv, int n, int hint) {
-    const int np = c->np, tr = c->trump;
+    const int np = c->np, tr = c->trump, rem = c->tricks_left;
     const int me = c->maxside[p];
     if (c->ntable == 0) {
-        for (int i = 0; i < n; i++) {
-            int s = mv[i].card >> 4, r = mv[i].card & 15;
-            uint16_t all = c->inplay[s];
-            int top = topbit(all);
-            int owner = 0;
-            for (int q = 0; q < np; q++)
-                if (c->hand[q][s] >> top & 1) owner = q;
-            int w;
-            int mylen = popc(c->hand[p][s]);
-            if (owner == p) {
-                w = (mv[i].run >> top & 1) ? 60 : 20 - r;
-            } else if (c->maxside[owner] == me) {
-                w = 45 - r;
-            } else {
-                w = 12 - r - mylen;
-                if (s == tr) w -= 10;
-            }
-            if (tr >= 0 && s != tr) {
-                for (int q = 0; q < np; q++) {
-                    if (q == p || c->hand[q][s] || !c->hand[q][tr]) continue;
-                    w += (c->maxside[q] == me) ? 25 : -35;
+        const int lho = p + 1 == np ? 0 : p + 1;
+        const int rho = p == 0 ? np - 1 : p - 1;
+        for (int i = 0; i < n;) {
+            const int s = mv[i].card >> 4;
+            const uint32_t all = c->inplay[s];
+            const int w1 = holder(c, s, all);
+            const int w2 = holder(c, s, all & ~(1u << topbit(all)));
+            int oppcards = 0, oppruff = 0, partruff = 0;
+            uint32_t oppmask = 0, partmask = 0;
+            for (int q = 0; q < np; q++) {
+                if (q == p) continue;
+                uint32_t h = c->hand[q][s];
+                int len = popc(h);
+                int canruff = !len && tr >= 0 && s != tr && c->hand[q][tr];
+                if (c->maxside[q] != me) {
+                    oppcards += len ? len : rem + 1; /* a void opponent may play anything */
+                    oppruff |= canruff;
+                    oppmask |= h;
+                } else {
+                    partruff |= canruff;
+                    partmask |= h;
                 }
             }
-            mv[i].weight = w;
+            /* small trees first: few cards for the opponents to choose from */
+            int suitw = -(oppcards * 32) / 13;
+            if (oppruff) suitw -= 14;
+            if (partruff && !oppruff) suitw += 17;
+            const int w1side = w1 >= 0 && c->maxside[w1] == me;
+            const int partner_wins = partmask && (!oppmask || topbit(partmask) > topbit(oppmask));
+            if (w1 == rho && rho != p && c->maxside[rho] != me && popc(c->hand[rho][s]) != 1) suitw -= 10;
+            if (w1 == lho && c->maxside[lho] != me && w2 >= 0 && w2 != p && c->maxside[w2] == me &&
+                popc(c->hand[w2][s]) != 1)
+                suitw += 25; /* lead toward partner's tenace over the left-hand opponent */
+            for (; i < n && (mv[i].card >> 4) == s; i++) {
+                const int r = mv[i].card & 15;
+                const int rr = popc(all & (uint32_t)((1u << r) - 1u)); /* relative rank */
+                const int is_top = r == topbit(all);
+                int w;
+                if ((is_top || partner_wins) && !oppruff) {
+                    if (w1 == p) w = (w2 >= 0 && w2 != p && c->maxside[w2] == me) ? 48 + rr : is_top ? 31 : -3 + rr;
+                    else if (w1side) w = 30 + rr;
+                    else w = 11 + rr;
+                } else if (w1 == p) {
+                    w = is_top ? 20 : -17 + rr;
+                } else {
+                    w = 14 - rr;
+                }
+                mv[i].weight = suitw + w;
+            }
         }
     } else {
-        int ls = c->tcard[0] >> 4;
-        int wi = trick_winner(c, c->ntable);
-        int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
-        int wp = seat_at(c, wi);
-        int side_win = c->maxside[wp] == me;
-        int left = np - c->ntable - 1; /* players after p in this trick */
+        const int ls = c->tcard[0] >> 4;
+        const int wi = trick_winner(c, c->ntable);
+        const int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
+        const int side_win = c->maxside[seat_at(c, wi)] == me;
+        const int left = np - c->ntable - 1; /* players after p in this trick */
         int opp_can_beat_w = 0;
         for (int k = 1; k <= left; k++) {
             int q = seat_at(c, c->ntable + k);
             if (c->maxside[q] != me && can_beat(c, q, ls, ws, wr)) opp_can_beat_w = 1;
         }
+        const int safe_now = side_win && !opp_can_beat_w; /* our side has this trick already */
         for (int i = 0; i < n; i++) {
-            int s = mv[i].card >> 4, r = mv[i].card & 15;
-            int beats = (s == ws && r > wr) || (s == tr && ws != tr);
+            const int s = mv[i].card >> 4, r = mv[i].card & 15;
+            const uint32_t all = c->inplay[s] | c->tmask[s];
+            const int rr = popc(all & (uint32_t)((1u << r) - 1u));
+            const int beats = (s == ws && r > wr) || (s == tr && ws != tr);
             int w;
-            if (beats) {
+            if (safe_now) {
+                w = beats ? -20 - rr : 10 - rr;
+            } else if (beats) {
                 int safe = 1;
                 for (int k = 1; k <= left; k++) {
                     int q = seat_at(c, c->ntable + k);
                     if (c->maxside[q] != me && can_beat(c, q, ls, s, r)) { safe = 0; break; }
                 }
-                if (side_win && !opp_can_beat_w)
-                    w = 10 - r; /* partner already has it: do not waste a high card */
-                else if (safe)
-                    w = 80 - r; /* the cheapest sure winner */
-                else
-                    w = 30 + r;
+                w = safe ? 80 - rr : (s == ls ? 30 - rr : 20 - rr);
+            } else if (s == ls || s == tr) {
+                w = -rr; /* cannot win: play low */
             } else {
-                if (side_win && !opp_can_beat_w)
-                    w = 50 - r;
-                else
-                    w = 25 - r;
-                if (s != ls && s != tr) w -= popc(c->hand[p][s]) == 1 ? 0 : 2; /* discard */
+                /* a discard: low cards from long suits, not a winner, not the guard of a king */
+                int len = popc(c->hand[p][s]);
+                w = 5 + len * 3 - rr * 2;
+                if (r == topbit(c->inplay[s])) w -= 15;
+                else if (len == 2 && holder(c, s, c->inplay[s] & ~(1u << topbit(c->inplay[s]))) == p) w -= 6;
             }
             mv[i].weight = w;
         }
     }
-    if (hint != NO_MOVE) {
-        for (int i = 0; i < n; i++)
-            if (mv[i].card == hint) mv[i].weight = 1000;
+    for (int i = 0; i < n; i++) {
+        if (mv[i].card == hint) mv[i].weight += 1000;
+
     }
     for (int i = 1; i < n; i++) { /* insertion sort, heaviest first */
         Move m = mv[i];
