@@ -33,6 +33,7 @@ def play_in_terminal(spec: GameSpec, state: GameState, me: str, bots: Mapping[st
             mover = state.to_act
             state.apply(decision.action, by=acting)
             console.print(f"[cyan]{mover}[/cyan]: {decision.action}")
+            _announce_trick(state, me, console)
             if pause:
                 time.sleep(pause)
             continue
@@ -43,6 +44,16 @@ def play_in_terminal(spec: GameSpec, state: GameState, me: str, bots: Mapping[st
             return
     console.rule("Match over")
     console.print(render.summary(spec.id, state))
+
+
+def _announce_trick(state: GameState, me: str, console: Console) -> None:
+    """In trick games, say who took each trick as it completes (a dummy follows play this way)."""
+    if state.is_over:
+        return
+    last = getattr(state.view(me), "last_trick", None)
+    trick = getattr(state.view(me), "trick", None)
+    if last is not None and trick is not None and not trick.plays and getattr(last, "winner", None):
+        console.print(f"[dim]trick to {last.winner}[/dim]")
 
 
 def _human_turn(spec: GameSpec, state: GameState, me: str, view: Any, console: Console) -> bool:
