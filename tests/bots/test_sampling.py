@@ -64,3 +64,13 @@ def test_every_consistent_deal_appears_at_close_to_uniform_rates():
 def test_count_consistent_counts_by_brute_force():
     # two hands of two from four cards, card 0 not in hand 0: C(3,2) ways for hand 0
     assert count_consistent([0, 1, 2, 3], [2, 2], [{0}, set()]) == len(list(combinations([1, 2, 3], 2)))
+
+
+def test_resampling_follows_the_weights():
+    from nines.bots.sampling import resample
+
+    rng = random.Random(6)
+    drawn = resample(["a", "b", "c"], [0.0, 3.0, 1.0], 400, rng)
+    assert drawn.count("a") == 0
+    assert drawn.count("b") == 300 and drawn.count("c") == 100
+    assert resample(["x", "y"], [0.0, 0.0], 3, rng) == ["x", "y", "x"]

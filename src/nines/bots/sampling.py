@@ -21,7 +21,7 @@ import random
 from collections.abc import Collection, Hashable, Sequence
 from typing import TypeVar
 
-__all__ = ["InconsistentKnowledge", "deal_unseen", "count_consistent"]
+__all__ = ["InconsistentKnowledge", "deal_unseen", "count_consistent", "resample"]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -98,6 +98,29 @@ def deal_unseen(
         hands[h].extend(free[start:start + room[h]])
         start += room[h]
     return hands
+
+
+def resample(candidates: Sequence[T], weights: Sequence[float], count: int, rng: random.Random) -> list[T]:
+    """``count`` draws from ``candidates`` in proportion to ``weights`` (systematic resampling).
+
+    Used to turn deals sampled uniformly into deals sampled by how well they explain
+    what the other players chose (a bid, a pass, keeping or exchanging a hand).
+    """
+    total = sum(weights)
+    if total <= 0:
+        return [candidates[i % len(candidates)] for i in range(count)]
+    step = total / count
+    position = rng.random() * step
+    out: list[T] = []
+    cumulative = 0.0
+    i = -1
+    for _ in range(count):
+        while cumulative <= position and i + 1 < len(candidates):
+            i += 1
+            cumulative += weights[i]
+        out.append(candidates[i])
+        position += step
+    return out
 
 
 def count_consistent(

@@ -1,0 +1,134 @@
+"""The search players of Elyigit's Nines: what they infer, bid, name and play."""
+
+import random
+
+import pytest
+
+from nines.bots import make_player, play_match
+from nines.bots.elyigit_worlds import ElyigitKnowledge, code, ruled_out
+from nines.bots.expert_elyigit import ElyigitBudget, ElyigitExpert, call_likelihood
+from nines.bots.ismcts_elyigit import ElyigitIsmcts, contract_value
+from nines.bots.tricksim import STRICT_COMPULSORY
+from nines.cards import Suit
+from nines.games.elyigit import Bid, ElyigitOptions, ElyigitState, NameTrump, Pass, PresetDeal
+from nines.games.elyigit.play_rules import legal_plays
+from nines.games.tricks import Play
+
+# N holds every nine and eight; E holds low cards without a void.
+STRONG_NORTH = "N:98.98.98.987 76.76.76.654 543.543.543.- 2A.2A.2A.32A"
+
+
+def _state(deal=STRONG_NORTH, dealer="W"):
+    return ElyigitState(ElyigitOptions(), seed=1, preset_deal=PresetDeal.parse(dealer, deal))
+
+
+def test_the_rule_reveals_what_a_player_cannot_hold():
+    hearts, spades = 1, 0
+    led = [hearts * 16 + 5]  # the 5 of hearts led
+    # following with the 3: no heart above the 5; nothing said about spades
+    out = ruled_out(STRICT_COMPULSORY.legal, hearts * 16 + 3, led, spades, [hearts * 16 + 7, hearts * 16 + 2, 7])
+    assert out == {hearts * 16 + 7}
+    # discarding a diamond: no hearts at all and no trumps (spades)
+    out = ruled_out(STRICT_COMPULSORY.legal, 2 * 16 + 4, led, spades, [hearts * 16 + 2, spades * 16 + 1, 3 * 16 + 9])
+    assert out == {hearts * 16 + 2, spades * 16 + 1}
+
+
+def test_sampled_worlds_would_have_allowed_every_card_played():
+    rng = random.Random(2)
+    checked = 0
+    for seed in range(15):
+        state = ElyigitState(seed=seed)
+        while state.deal.phase in ("auction", "trump"):
+            state.apply(rng.choice(state.legal_actions()))
+        for _ in range(rng.randrange(4, 20)):
+            if state.deal.phase != "play":
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.deal.phase != "play":
+            continue
+        seat = state.acting_seat
+        view = state.view(seat)
+        knowledge = ElyigitKnowledge.from_view(view)
+        deal = state.deal
+        trump = deal.contract.trump
+        for _ in range(5):
+            hands = knowledge.sample_hands(rng)
+            # replay the deal's tricks backwards from the sampled hands: every card was legal
+            holding = {s: set(hands[s]) for s in state.seats}
+            for trick in reversed(deal.tricks + ([deal.trick] if deal.trick else [])):
+                for s, card in trick.plays:
+                    holding[s].add(code(card))
+            for trick in deal.tricks + ([deal.trick] if deal.trick else []):
+                table = []
+                for s, card in trick.plays:
+                    hand = [c for c in deal.dealt[s] if code(c) in holding[s]]
+                    assert card in legal_plays(hand, table, trump)
+                    holding[s].discard(code(card))
+                    table.append(card)
+            checked += 1
+    assert checked > 20
+
+
+def test_contract_value_counts_the_bid_and_the_penalty():
+    assert contract_value([6, 6, 6, 6], 6) == 6
+    assert contract_value([5, 5], 6) == -7
+    assert contract_value([7, 4], 6) == pytest.approx(0.5 * 6 - 0.5 * 7)
+
+
+def test_call_likelihood_grows_with_the_hand():
+    weak, strong = call_likelihood(1.0, "bid 6", None, 5), call_likelihood(5.0, "bid 6", None, 5)
+    assert strong > weak
+    assert call_likelihood(1.0, "pass", None, 5) > call_likelihood(5.0, "pass", None, 5)
+
+
+@pytest.mark.parametrize("make", [lambda: ElyigitExpert(random.Random(1), ElyigitBudget(8, 8, 8)),
+                                  lambda: ElyigitIsmcts(random.Random(1), iterations=80)])
+def test_a_strong_hand_bids_and_a_weak_one_passes(make):
+    state = _state()  # W deals: N speaks first
+    assert state.to_act == "N"
+    decision = make().decide(state.view("N"))
+    assert isinstance(decision.action, Bid) and decision.reason
+    state.apply(Pass())  # pretend N passed; E holds the sevens and sixes, nothing above
+    decision = make().decide(state.view("E"))
+    assert isinstance(decision.action, Pass)
+
+
+def test_expert_names_the_trump_that_makes_the_contract():
+    # N: five clubs including the 9 8 7; clubs make the most tricks.
+    state = _state()
+    state.apply(Bid(6))
+    for _ in range(3):
+        state.apply(Pass())
+    assert state.deal.phase == "trump"
+    decision = ElyigitExpert(random.Random(1), ElyigitBudget(10, 10, 10)).decide(state.view("N"))
+    assert isinstance(decision.action, NameTrump) and decision.action.suit is not None
+    assert decision.action.suit.value == "C"
+
+
+@pytest.mark.parametrize("name", ["expert", "ismcts"])
+def test_search_players_finish_a_short_match_legally_as_declarer_and_dummy(name):
+    state = ElyigitState(ElyigitOptions(target=8), seed=5)
+    players = {seat: make_player(name if seat in "NS" else "basic", "elyigit", random.Random(i))
+               for i, seat in enumerate(state.seats)}
+    if name == "expert":
+        for seat in "NS":
+            players[seat].budget = ElyigitBudget(6, 6, 6)
+    else:
+        for seat in "NS":
+            players[seat].iterations = 40
+    play_match(state, players)
+    assert state.is_over
+    plays = [d for d in state.deals if d.contract is not None]
+    assert plays
+
+
+def test_play_reasons_name_the_target():
+    state = _state()
+    state.apply(Bid(6))
+    for _ in range(3):
+        state.apply(Pass())
+    state.apply(NameTrump(Suit.CLUBS))
+    seat = state.acting_seat
+    decision = ElyigitExpert(random.Random(3), ElyigitBudget(6, 6, 6)).decide(state.view(seat))
+    assert isinstance(decision.action, Play) and "%" in decision.reason
+    assert seat == "E" and decision.action in state.legal_actions()
