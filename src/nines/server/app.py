@@ -338,7 +338,8 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         return
     handler = SOCKET_HANDLERS[type(message)]
     try:
-        reply = await handler(manager, table, conn, message)
+        # a socket closing mid-move must not cut a move in half: the move runs to its end on its own
+        reply = await asyncio.shield(handler(manager, table, conn, message))
     except TableError as error:
         log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
         conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq))

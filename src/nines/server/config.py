@@ -26,7 +26,7 @@ class ServerConfig:
     bot_delay_ms: int = 900
     """Default pause before a computer player moves, so a person can follow the play."""
 
-    hint_players: tuple[str, ...] = ("ismcts", "expert", "basic", "random")
+    hint_players: tuple[str, ...] = ("expert", "ismcts", "basic", "random")
     """Players asked for hints, strongest first; the first one available for the game is used."""
 
     log_json: bool = True

@@ -439,6 +439,7 @@ class TableManager:
         if state.is_over:
             await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
             log.info("table.over", table=table.id, winners=list(state.winners))
+        await self._count_results(table)
         table.broadcast()
 
     async def _catch_up(self, table: Table, force: bool = False) -> bool:
@@ -454,7 +455,6 @@ class TableManager:
         return bool(actions)
 
     async def _after_change(self, table: Table) -> None:
-        await self._count_results(table)
         await self._publish(table, "action")
         self._schedule_bot(table)
 
@@ -477,8 +477,8 @@ class TableManager:
                     self._set_seats(table, stored.seats)
                     table.bot_delay_ms = stored.bot_delay_ms
             await self._catch_up(table, force=True)
+            await self._count_results(table)
             table.broadcast()
-        await self._count_results(table)
         self._schedule_bot(table)
 
     # -- statistics ----------------------------------------------------------------------
@@ -599,7 +599,6 @@ class TableManager:
                         await self._commit(table, acting, action)
                     except TableError:
                         continue
-                await self._count_results(table)
                 await self._publish(table, "action")
         except asyncio.CancelledError:
             raise

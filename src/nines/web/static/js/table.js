@@ -214,6 +214,7 @@ export class TableShell {
       },
       controls: (seat) => message.you !== null && (seat === message.you || (view.acting_seat === message.you && view.to_act === seat)),
       act: (action) => this.act(action),
+      redraw: () => this.draw(),
       refuse: (text) => toast(text, "error"),
       choose: (actions, describe) => this.choose(actions, describe),
     };
@@ -491,7 +492,6 @@ export class TableShell {
   async showReplay() {
     const body = h("div", { class: "replay" }, t("replay.loading"));
     openDialog(t("replay.title"), body, { closeLabel: t("summary.continue"), className: "replay-dialog" });
-    const total = this.message.view.deal_number;
     let data = null;
     let step = 0;
     const load = async (deal) => {
@@ -501,7 +501,10 @@ export class TableShell {
     };
     const drawFrame = () => {
       const frame = data.frames[step];
-      const ctx = this.context({ view: frame.view, you: null, hands: frame.hands, replay: true, hint: null, last: frame.action ? { action: frame.action, seat: frame.seat } : null, act: () => {} });
+      const ctx = this.context({
+        view: frame.view, you: null, hands: frame.hands, replay: true, hint: null,
+        last: frame.action ? { action: frame.action, seat: frame.seat } : null, act: () => {}, redraw: () => {},
+      });
       const drawn = this.renderer.render(ctx);
       const dealSelect = h("select", { id: "replay-deal", "aria-label": t("replay.deal") },
         Array.from({ length: data.deals }, (_, i) => h("option", { value: i + 1, selected: i + 1 === data.deal }, `${t("replay.deal")} ${i + 1}`)));
@@ -519,7 +522,7 @@ export class TableShell {
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
-    try { await load(Math.max(1, Math.min(total, 1))); } catch (error) { body.textContent = error.message; }
+    try { await load(1); } catch (error) { body.textContent = error.message; }
   }
 
   // -- keyboard ------------------------------------------------------------------------------------

@@ -69,11 +69,12 @@ export function trickArea(ctx, pos) {
 }
 
 // My hand: legal cards are buttons that play, the others are refused with a word of explanation.
-export function handRow(ctx, cards, { playable = true, seat = ctx.you, label } = {}) {
+export function handRow(ctx, cards, { playable = true, seat = ctx.you, label, className = "" } = {}) {
   const legal = new Set(ctx.view.legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
-  const myTurn = playable && legal.size > 0 && ctx.controls(seat);
+  // the cards of this hand are played now by me: my own turn, or the dummy's when I declare
+  const myTurn = playable && legal.size > 0 && ctx.view.to_act === seat && ctx.controls(seat);
   const hinted = ctx.hint && ctx.hint.action.startsWith("play ") ? ctx.hint.action.slice(5) : null;
-  const row = h("div", { class: "hand", role: "group", "aria-label": label || t("seat.you"), "data-seat": seat });
+  const row = h("div", { class: `hand ${className}${myTurn ? " controlled" : ""}`, role: "group", "aria-label": label || t("seat.you"), "data-seat": seat });
   cards.forEach((code, index) => {
     if (!myTurn) {
       row.append(cardEl(code, { className: code === hinted ? "hinted" : "" }));
@@ -140,7 +141,6 @@ export function lastTrickBox(ctx) {
 export function recordedTrickWinner(trick, trump, order) {
   const plays = trick.cards || trick.plays || [];
   if (!plays.length) return null;
-  const led = plays[0][1][1];
   let best = plays[0];
   for (const play of plays.slice(1)) {
     const [, code] = play;
@@ -151,6 +151,5 @@ export function recordedTrickWinner(trick, trump, order) {
       best = play;
     }
   }
-  void led;
   return best[0];
 }

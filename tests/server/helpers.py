@@ -1,0 +1,104 @@
+"""Helpers for driving the real app over HTTP and WebSocket in tests."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient
+
+
+
+def create_table(client: TestClient, game: str, seats: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    body = {"game": game, "seats": seats, **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def me_and_bots(seats: list[str], me: str | None, bot: str = "basic") -> dict[str, Any]:
+    return {s: ({"kind": "me"} if s == me else {"kind": "bot", "bot": bot}) for s in seats}
+
+
+def state_of(client: TestClient, table_id: str, seat: str | None = None, token: str | None = None) -> dict[str, Any]:
+    headers = {"X-Nines-Seat": seat, "X-Nines-Token": token} if seat else {}
+    response = client.get(f"/api/tables/{table_id}/state", headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def wait_for(client: TestClient, table_id: str, predicate: Callable[[dict[str, Any]], bool], seat: str | None = None,
+             token: str | None = None, timeout: float = 60.0) -> dict[str, Any]:
+    """Poll the table's state until ``predicate`` holds (computer players move in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = state_of(client, table_id, seat, token)
+        if predicate(state):
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting; last state seq {state['seq']}, status {state['table']['status']}")
+        time.sleep(0.02)
+
+
+class Socket:
+    """A table socket: says hello, then reads messages, keeping the last state it saw."""
+
+    def __init__(self, client: TestClient, table_id: str, seat: str | None = None, token: str | None = None) -> None:
+        self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
+        self.ws = self._cm.__enter__()
+        hello: dict[str, Any] = {"type": "hello"}
+        if seat is not None:
+            hello.update(seat=seat, token=token)
+        self.ws.send_text(json.dumps(hello))
+        self.state: dict[str, Any] | None = None
+        self._moved_at = -1  # the seq of the last state this socket acted on
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+    def __enter__(self) -> Socket:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if isinstance(message, dict) and message.get("type") == "act":
+            self._moved_at = message["seq"]
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def receive(self) -> dict[str, Any]:
+        message = json.loads(self.ws.receive_text())
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def receive_until(self, predicate: Callable[[dict[str, Any]], bool], limit: int = 5000) -> dict[str, Any]:
+        for _ in range(limit):
+            message = self.receive()
+            if predicate(message):
+                return message
+        raise AssertionError("the expected message never came")
+
+    def next_state(self) -> dict[str, Any]:
+        return self.receive_until(lambda m: m["type"] == "state")
+
+    def my_turn(self) -> dict[str, Any]:
+        """The state in which this seat has a move to make (or the match is over), reading on if need be."""
+
+        def ready(m: dict[str, Any]) -> bool:
+            return m["type"] == "state" and m["seq"] != self._moved_at and (
+                bool(m["view"]["legal"]) or m["table"]["status"] == "over"
+            )
+
+        if self.state is not None and ready(self.state):
+            return self.state
+        return self.receive_until(ready)
+
+
+def pick(state: dict[str, Any]) -> str:
+    """A move for a person's seat chosen from the legal list the client received (repeatable: seeded by seq)."""
+    return random.Random(state["seq"]).choice(state["view"]["legal"])
