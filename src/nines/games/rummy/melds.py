@@ -311,9 +311,24 @@ def _wild_numbers(pool: Sequence[int], wilds: Wilds) -> list[int]:
     return found
 
 
+class Pool:
+    """A hand's playable cards counted by card number, with its wilds: read once, searched often."""
+
+    __slots__ = ("counts", "wilds", "total")
+
+    def __init__(self, available: Counter[Card], wilds: Wilds) -> None:
+        self.counts = _counts(available)
+        self.wilds = _wild_numbers(self.counts, wilds)
+        self.total = sum(self.counts[w] for w in self.wilds)
+
+    @classmethod
+    def of(cls, available: Counter[Card] | Pool, wilds: Wilds) -> Pool:
+        return available if isinstance(available, Pool) else cls(available, wilds)
+
+
 def wild_kinds(available: Counter[Card], wilds: Wilds) -> list[Card]:
     """The different wild cards in a hand (each card of the wild rank, then the joker)."""
-    return [CARDS[i] for i in _wild_numbers(_counts(available), wilds)]
+    return [CARDS[i] for i in Pool.of(available, wilds).wilds]
 
 
 def _fill(
@@ -353,16 +368,15 @@ def _fill(
 
 
 def enumerate_runs(
-    available: Counter[Card],
+    available: Counter[Card] | Pool,
     wilds: Wilds,
     suits: Iterable[Suit],
     min_size: int,
     max_size: int,
 ) -> Iterator[tuple[Placement, ...]]:
     """Every distinct run the hand can lay in the given suits, ``min_size`` to ``max_size`` cards."""
-    pool = _counts(available)
-    kinds = _wild_numbers(pool, wilds)
-    wild_total = sum(pool[k] for k in kinds)
+    counted = Pool.of(available, wilds)
+    pool, kinds, wild_total = list(counted.counts), counted.wilds, counted.total
     max_size = min(max_size, HIGH_ACE)
     for suit in suits:
         line = _LINE[suit.index]
@@ -381,16 +395,15 @@ def enumerate_runs(
 
 
 def enumerate_monkeys(
-    available: Counter[Card],
+    available: Counter[Card] | Pool,
     wilds: Wilds,
     ranks: Iterable[Rank],
     min_size: int,
     max_size: int,
 ) -> Iterator[tuple[Placement, ...]]:
     """Every distinct monkey the hand can lay in the given ranks."""
-    pool = _counts(available)
-    kinds = _wild_numbers(pool, wilds)
-    wild_total = sum(pool[k] for k in kinds)
+    counted = Pool.of(available, wilds)
+    pool, kinds, wild_total = list(counted.counts), counted.wilds, counted.total
     low = max(min_size, MONKEY_MIN)
     high = min(max_size, MONKEY_MAX)
     for rank in ranks:
@@ -405,14 +418,14 @@ def enumerate_monkeys(
                 yield from _fill(chosen, pool, kinds, min_naturals=1)
 
 
-def fillers(want: Card, available: Counter[Card], wilds: Wilds) -> list[Placement]:
+def fillers(want: Card, available: Counter[Card] | Pool, wilds: Wilds) -> list[Placement]:
     """The ways one card of the hand can take the place of ``want``: itself, or any wild."""
-    pool = _counts(available)
+    counted = Pool.of(available, wilds)
     target = _NUMBER[want]
     options = []
-    if pool[target] > 0:
+    if counted.counts[target] > 0:
         options.append(_PLACED[target][target])
-    for wild in _wild_numbers(pool, wilds):
+    for wild in counted.wilds:
         if wild != target:
             options.append(_PLACED[wild][target])
     return options
@@ -427,6 +440,7 @@ __all__ = [
     "MeldError",
     "MonkeyShape",
     "Placement",
+    "Pool",
     "RUN_MIN",
     "RunShape",
     "Shape",

@@ -26,7 +26,17 @@ from ..contract import (
 from . import deal as dealing
 from .actions import Discard, Draw, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action, sort_actions
 from .indicator import Wilds
-from .melds import RUN_MIN, MeldError, MonkeyShape, Placement, enumerate_monkeys, enumerate_runs, fillers, read_set
+from .melds import (
+    RUN_MIN,
+    MeldError,
+    MonkeyShape,
+    Placement,
+    Pool,
+    enumerate_monkeys,
+    enumerate_runs,
+    fillers,
+    read_set,
+)
 from .options import HAND_SIZE, RummyOptions
 from .scoring import score_hand, session_winners
 from .table import Table, TableSet
@@ -109,11 +119,14 @@ class RummyState(GameState):
     def __init__(self, options: RummyOptions | None = None, seed: int = 0, *, preset: PresetHand | None = None) -> None:
         super().__init__(options or RummyOptions(), seed)
         opts = self.options
+        self._seats = opts.seats
         self.totals: dict[str, int] = {seat: 0 for seat in opts.seats}
         self.deals: list[Deal] = []
         self._winners: list[str] = []
         self._over = False
+        # the legal actions and the playable cards of the position, worked out once per position
         self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
+        self._available: Counter[Card] | None = None
         # The first starter is chosen at random (from the seed) unless an option names one.
         starter = opts.first_starter or (preset.starter if preset else self.rng.choice(opts.seats))
         if preset is not None:
@@ -125,7 +138,7 @@ class RummyState(GameState):
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return self.options.seats
+        return self._seats
 
     def left_of(self, seat: str) -> str:
         """The next seat clockwise (play and the starter move this way)."""
@@ -192,6 +205,7 @@ class RummyState(GameState):
         )
         self.deals.append(deal)
         self._legal = None
+        self._available = None
         return deal
 
     def _start_preset(self, preset: PresetHand) -> None:
@@ -239,7 +253,11 @@ class RummyState(GameState):
     def available(self, seat: str) -> Counter[Card]:
         """The cards ``seat`` may play or discard: its hand less the wilds held after a swap."""
         deal = self.deal
-        return Counter(deal.hands[seat]) - deal.held[seat]
+        if seat != deal.to_act:
+            return Counter(deal.hands[seat]) - deal.held[seat]
+        if self._available is None:
+            self._available = Counter(deal.hands[seat]) - deal.held[seat]
+        return Counter(self._available)
 
     def legal_actions(self) -> list[Action]:
         return list(self._legal_cache()[0])
@@ -281,16 +299,17 @@ class RummyState(GameState):
         most = count - 1
         # The first set must have at least four cards; after opening, three will do.
         least = RUN_MIN if opened else OPENING_MIN
+        pool = Pool(available, wilds)
         if most >= least:
-            for placements in enumerate_runs(available, wilds, table.open_suits(), least, most):
+            for placements in enumerate_runs(pool, wilds, table.open_suits(), least, most):
                 plays.add(Lay.canonical(placements))
             if self._monkeys_allowed():
-                for placements in enumerate_monkeys(available, wilds, table.open_ranks(), least, most):
+                for placements in enumerate_monkeys(pool, wilds, table.open_ranks(), least, most):
                     plays.add(Lay.canonical(placements))
         if opened and most >= 1:
             for table_set in table:
                 for want in table_set.wants():
-                    for placement in fillers(want, available, wilds):
+                    for placement in fillers(want, pool, wilds):
                         plays.add(Extend(table_set.id, placement))
                 for placement in table_set.placements:
                     if not placement.is_natural and available[placement.stands_for] > 0:
@@ -449,6 +468,7 @@ class RummyState(GameState):
         deal = self.deal
         seat = deal.to_act
         self._legal = None
+        self._available = None
         entry: dict[str, Any] = {"seat": seat, **action.to_record()}
         if isinstance(action, Draw):
             entry["card"] = self._draw(seat, action.source).code
