@@ -103,6 +103,7 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     last: LastAction | None = None
     bot_task: asyncio.Task[None] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # set when the pace changes
     deals_counted: int = 0
     match_counted: bool = False
 
@@ -476,6 +477,7 @@ class TableManager:
                 if stored is not None:
                     self._set_seats(table, stored.seats)
                     table.bot_delay_ms = stored.bot_delay_ms
+                    table.wake.set()
             await self._catch_up(table, force=True)
             await self._count_results(table)
             table.broadcast()
@@ -518,6 +520,7 @@ class TableManager:
             self._check_seq(table, seq)
             await asyncio.to_thread(self.store.set_pace, table.id, delay_ms)
             table.bot_delay_ms = delay_ms
+            table.wake.set()
             table.broadcast()
         await self._publish(table, "pace")
 
@@ -564,6 +567,13 @@ class TableManager:
             return
         table.bot_task = asyncio.create_task(self._drive_bots(table), name=f"bots-{table.id}")
 
+    @staticmethod
+    async def _pause(table: Table) -> None:
+        """Wait the table's pace before a computer player moves (cut short if the pace changes)."""
+        table.wake.clear()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(table.wake.wait(), timeout=table.bot_delay_ms / 1000)
+
     async def _drive_bots(self, table: Table) -> None:
         """Let computer players move, one after another, at the table's pace, while it is their turn."""
         try:
@@ -572,7 +582,7 @@ class TableManager:
                 acting = table.state.acting_seat
                 if table.status != "playing" or acting is None or table.seats[acting].kind != "bot":
                     return
-                await asyncio.sleep(table.bot_delay_ms / 1000)
+                await self._pause(table)
                 if table.seq != seq:
                     continue
                 if not await self.broker.claim(f"{table.id}:{seq}", CLAIM_TTL_S):

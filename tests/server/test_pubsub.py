@@ -1,0 +1,56 @@
+"""Two server processes sharing the database and Redis: a table's events reach the sockets of both."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from starlette.testclient import TestClient
+
+from nines.server.store import Store
+
+from .helpers import Socket, create_table, pick, state_of, wait_for
+
+
+def test_two_servers_share_a_table_through_redis(make_client: Callable[..., TestClient], redis_url: str, database_url: str) -> None:
+    with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
+        assert a.get("/health").json()["pubsub"] == "redis"
+        seated = create_table(a, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}, seed=6)
+        table_id = seated["table"]["id"]
+        with Socket(a, table_id, "S", seated["token"]) as ann:
+            assert ann.next_state()["table"]["status"] == "waiting"
+            # the friend takes the seat on the other server: the first one hears of it
+            friend = b.post(f"/api/tables/{table_id}/join", json={"seat": "W", "invite": seated["invite"], "name": "Bea"}).json()
+            ann.receive_until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
+            with Socket(b, table_id, "W", friend["token"]) as bea, Socket(b, table_id) as watcher:
+                moved_at = -1
+                people_moves = 0
+                while people_moves < 12:
+                    # Ann's socket (server a) sees every move; the computer player's are skipped
+                    state = _latest(ann, lambda m: m["seq"] > moved_at and m["view"]["to_act"] in ("S", "W"))
+                    mover = ann if state["view"]["to_act"] == "S" else bea
+                    if mover is bea:
+                        # Bea is on server b: her socket gets the same position through Redis
+                        seq = state["seq"]
+                        state = _latest(bea, lambda m: m["seq"] == seq)
+                    mover.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+                    assert mover.receive_until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+                    moved_at = state["seq"]
+                    people_moves += 1
+                final = moved_at + 1
+                seen = watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= final)
+                assert seen["you"] is None and seen["view"]["hand"] == []
+        # both servers hold the same match, and the database one log: no move was taken twice
+        settled = wait_for(a, table_id, lambda s: s["seq"] == state_of(b, table_id)["seq"] and (s["view"]["to_act"] != "E"))
+        assert settled["view"] == state_of(b, table_id)["view"]
+        stored = Store(database_url).load_table(table_id)
+        assert stored is not None
+        assert [x.seq for x in stored.actions] == list(range(1, len(stored.actions) + 1))
+        assert [x.action for x in stored.actions] == [str(act) for _, act in a.app.state.manager.tables[table_id].state.log]
+        assert a.app.state.manager.tables[table_id].state.log == b.app.state.manager.tables[table_id].state.log
+
+
+def _latest(sock: Socket, wanted: Callable[[dict], bool]) -> dict:
+    """The socket's last state if it is the one wanted, else the next state that is."""
+    if sock.state is not None and wanted(sock.state):
+        return sock.state
+    return sock.receive_until(lambda m: m["type"] == "state" and wanted(m))
