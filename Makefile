@@ -17,10 +17,13 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 
+# the web tables: open the address it prints (NINES_SERVE_ARGS="--port 9000" to change it)
 run: install
-	$(BIN)/nines play neuf
+	$(BIN)/nines serve $(NINES_SERVE_ARGS)
 
-play: run
+# a match of Le Neuf in the terminal
+play: install
+	$(BIN)/nines play neuf
 
 test: install-test
 	$(BIN)/python -m pytest -n auto -q
