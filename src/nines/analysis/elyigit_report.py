@@ -1,0 +1,332 @@
+"""What predicts the declaring side's tricks in Elyigit's Nines, and seed 003's claim tested.
+
+Seed 003: "Solved exactly over many thousands of deals, the features that predict tricks are
+not the ones card sense reaches for. A void is the most valuable thing on your hand, and a
+nine is next. Long suits are worth almost nothing."
+
+The models (RULES.md, "Analysis"): least squares of the declaring side's exact tricks on the
+features of the declarer's nine cards (:data:`.elyigit.HAND_FEATURES`), errors
+cluster-robust by deal, in two views of the trump suit:
+
+* **all four trumps**: every deal once per trump suit (four rows a deal);
+* **card-sense trump**: only the trump a player reaching for length names (one row a deal).
+
+The dummy's hand enters a third model beside the declarer's, its value kept apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .elyigit import DECLARER, DUMMY, HAND_FEATURES, LEADER, TRICKS_COLUMNS, TRUMPS
+from .plots import coefficient_plot, histogram_plot, means_plot
+from .report import SUMMARY, RunContext, markdown_table, run_section, write_results
+from .stats import Coefficient, Fit, GroupMean, Importance, group_means, importance, mean_ci, ols
+from .verdicts import Verdict, fmt_ci, near_zero, ranks_first
+
+__all__ = ["LABELS", "LONG_SUIT_THRESHOLD", "ElyigitAnalysis", "analyse_elyigit", "write_elyigit_report"]
+
+LABELS: dict[str, str] = {
+    "side_voids": "a void (side suit)",
+    "side_singletons": "a singleton (side suit)",
+    "nines": "a nine",
+    "eights": "an eight",
+    "sevens": "a seven",
+    "sixes": "a six",
+    "trump_length": "a trump (each one)",
+    "longest_side_suit": "longest side suit (each card)",
+}
+"""The features as the report names them; ranks are valued against a low card (ace to five)."""
+
+LONG_SUIT_THRESHOLD = 0.10
+"""Tricks per card within which a long suit counts as "worth almost nothing"."""
+
+DUMMY_FEATURES: tuple[str, ...] = tuple(f"dummy_{name}" for name in HAND_FEATURES)
+MIN_GROUP_ROWS = 30
+"""Groups of fewer rows are left off the plots (their means are noise)."""
+
+CLAIMS = (
+    "A void is the most valuable thing on your hand",
+    "A nine is next",
+    "Long suits are worth almost nothing",
+)
+
+
+@dataclass(frozen=True)
+class ViewResult:
+    """One view of the trump: the declarer's model, what each feature explains, the verdicts."""
+
+    name: str
+    title: str
+    fit: Fit
+    alone: dict[str, Coefficient]
+    """each feature's slope with nothing else held fixed (what card sense sees)"""
+    importance: list[Importance]
+    verdicts: list[Verdict]
+
+
+@dataclass(frozen=True)
+class ElyigitAnalysis:
+    deals: int
+    views: list[ViewResult]
+    with_dummy: Fit
+    blocks: list[Importance]
+    tricks_by_trump: dict[str, GroupMean]
+    tricks_summary: dict[str, GroupMean]
+    groups: dict[str, dict[str, list[GroupMean]]] = field(default_factory=dict)
+    distributions: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def view(self, name: str) -> ViewResult:
+        return next(v for v in self.views if v.name == name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "features": LABELS,
+            "views": {
+                v.name: {
+                    "title": v.title,
+                    "fit": v.fit.to_dict(),
+                    "alone": {k: c.to_dict() for k, c in v.alone.items()},
+                    "importance": [i.to_dict() for i in v.importance],
+                    "verdicts": [x.to_dict() for x in v.verdicts],
+                }
+                for v in self.views
+            },
+            "with_dummy": self.with_dummy.to_dict(),
+            "blocks": [b.to_dict() for b in self.blocks],
+            "tricks_by_trump": {k: g.to_dict() for k, g in self.tricks_by_trump.items()},
+            "tricks_summary": {k: g.to_dict() for k, g in self.tricks_summary.items()},
+            "groups": {k: {s: [g.to_dict() for g in gs] for s, gs in v.items()} for k, v in self.groups.items()},
+        }
+
+
+def _matrix(rows: pl.DataFrame, names: tuple[str, ...]) -> np.ndarray:
+    return rows.select(names).to_numpy().astype(float)
+
+
+def _verdicts(fit: Fit) -> list[Verdict]:
+    others = [name for name in HAND_FEATURES if name != "side_voids"]
+    return [
+        ranks_first(CLAIMS[0], fit, "side_voids", others, LABELS),
+        ranks_first(CLAIMS[1], fit, "nines", [n for n in others if n != "nines"], LABELS),
+        near_zero(CLAIMS[2], fit["longest_side_suit"], LABELS["longest_side_suit"], LONG_SUIT_THRESHOLD),
+    ]
+
+
+def _view(name: str, title: str, rows: pl.DataFrame) -> ViewResult:
+    x = _matrix(rows, HAND_FEATURES)
+    y = rows["tricks"].to_numpy().astype(float)
+    deals = rows["deal"].to_numpy()
+    fit = ols(x, y, HAND_FEATURES, clusters=deals)
+    alone = {n: ols(x[:, [j]], y, (n,), clusters=deals)[n] for j, n in enumerate(HAND_FEATURES)}
+    return ViewResult(name, title, fit, alone, importance(x, y, HAND_FEATURES), _verdicts(fit))
+
+
+def analyse_elyigit(rows: pl.DataFrame) -> ElyigitAnalysis:
+    """Fit every model of the report on the per-deal-and-trump rows (:func:`.elyigit.feature_rows`)."""
+    chosen = rows.filter(pl.col("chosen") == 1)
+    views = [
+        _view("all", "all four trumps", rows),
+        _view("card_sense", "card-sense trump (declarer's longest suit)", chosen),
+    ]
+    names = HAND_FEATURES + DUMMY_FEATURES
+    x = _matrix(rows, names)
+    y = rows["tricks"].to_numpy().astype(float)
+    deals = rows["deal"].to_numpy()
+    with_dummy = ols(x, y, names, clusters=deals)
+    blocks = [
+        b
+        for b in importance(x, y, names, {"declarer's hand": HAND_FEATURES, "dummy's hand": DUMMY_FEATURES})
+        if b.name in ("declarer's hand", "dummy's hand")
+    ]
+    by_trump = {t: mean_ci(rows.filter(pl.col("trump") == t)["tricks"].to_numpy()) for t in TRUMPS}
+    per_deal = rows.group_by("deal").agg(pl.col("tricks").max().alias("best"), pl.col("tricks").min().alias("worst"))
+    summary = {
+        "any trump": mean_ci(y, deals),
+        "card-sense trump": mean_ci(chosen["tricks"].to_numpy()),
+        "best trump for NS": mean_ci(per_deal["best"].to_numpy()),
+        "worst trump for NS": mean_ci(per_deal["worst"].to_numpy()),
+    }
+
+    def by(column: str) -> dict[str, list[GroupMean]]:
+        return {
+            "all four trumps": group_means(rows[column].to_numpy(), y, deals, MIN_GROUP_ROWS),
+            "card-sense trump": group_means(
+                chosen[column].to_numpy(), chosen["tricks"].to_numpy(), None, MIN_GROUP_ROWS
+            ),
+        }
+
+    groups = {
+        "side_voids": by("side_voids"),
+        "nines": by("nines"),
+        "longest_suit": by("longest_suit"),
+        "trump_length": {"all four trumps": group_means(rows["trump_length"].to_numpy(), y, deals, MIN_GROUP_ROWS)},
+    }
+    distributions = {
+        "all four trumps": rows["tricks"].to_numpy(),
+        "card-sense trump": chosen["tricks"].to_numpy(),
+        "best trump for NS": per_deal["best"].to_numpy(),
+    }
+    return ElyigitAnalysis(
+        deals=int(rows["deal"].n_unique()),
+        views=views,
+        with_dummy=with_dummy,
+        blocks=blocks,
+        tricks_by_trump=by_trump,
+        tricks_summary=summary,
+        groups=groups,
+        distributions=distributions,
+    )
+
+
+# --- the report -------------------------------------------------------------------------
+
+PLOTS = {
+    "feature_values.png": "What each feature is worth (others held fixed), declarer and dummy",
+    "tricks_by_side_voids.png": "Tricks by the declarer's voids in side suits",
+    "tricks_by_nines.png": "Tricks by the declarer's nines",
+    "tricks_by_longest_suit.png": "Tricks by the length of the declarer's longest suit",
+    "tricks_by_trump_length.png": "Tricks by the declarer's trumps",
+    "tricks_distribution.png": "How many tricks the declaring side takes",
+}
+
+
+def _plots(analysis: ElyigitAnalysis, out: Path) -> list[Path]:
+    ylabel = "declaring side's tricks (mean, 95% interval)"
+    g = analysis.groups
+    all_view = analysis.view("all")
+    dummy = [c for c in analysis.with_dummy.coefficients if c.name.startswith("dummy_")]
+    declarer = [c for c in analysis.with_dummy.coefficients if not c.name.startswith("dummy_")]
+    return [
+        coefficient_plot(
+            out / "feature_values.png",
+            "Elyigit's Nines: value of a feature in tricks",
+            LABELS,
+            {"declarer, all trumps": all_view.fit.coefficients, "declarer (dummy in the model)": declarer,
+             "dummy": dummy},
+        ),
+        means_plot(out / "tricks_by_side_voids.png", "Tricks by the declarer's side-suit voids",
+                   "voids in side suits", ylabel, g["side_voids"]),
+        means_plot(out / "tricks_by_nines.png", "Tricks by the declarer's nines", "nines held", ylabel, g["nines"]),
+        means_plot(out / "tricks_by_longest_suit.png", "Tricks by the declarer's longest suit",
+                   "cards in the longest suit", ylabel, g["longest_suit"]),
+        means_plot(out / "tricks_by_trump_length.png", "Tricks by the declarer's trumps", "trumps held", ylabel,
+                   g["trump_length"]),
+        histogram_plot(out / "tricks_distribution.png", "Declaring side's tricks (exact)", "tricks of 9",
+                       analysis.distributions),
+    ]
+
+
+def _status(verdict: Verdict) -> str:
+    return f"**{verdict.status}**"
+
+
+def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
+    all_view, sense = analysis.view("all"), analysis.view("card_sense")
+    lines = [
+        "# Elyigit's Nines: what predicts the declaring side's tricks",
+        "",
+        f"{analysis.deals:,} random deals, each solved exactly for every trump suit: **{DECLARER} declares, "
+        f"{DUMMY} is the dummy, {LEADER} (the defender on the declarer's left) leads**, all nine tricks "
+        "played out; the number modelled is the tricks of the declaring side NS.",
+        "",
+        run_section(context),
+        "",
+        "## Seed 003's claim",
+        "",
+        "> A void is the most valuable thing on your hand, and a nine is next. Long suits are worth almost nothing.",
+        "",
+        "Each part is judged on the value per unit of the declarer's features, the others held fixed "
+        "(least squares, 95% intervals cluster-robust by deal); \"worth more than\" compares two features by the "
+        "interval of their difference; \"almost nothing\" means within "
+        f"±{LONG_SUIT_THRESHOLD:.2f} tricks per card.",
+        "",
+    ]
+    verdict_rows = []
+    for k, claim in enumerate(CLAIMS):
+        a, s = all_view.verdicts[k], sense.verdicts[k]
+        verdict_rows.append([claim, _status(a), _status(s), a.evidence])
+    lines += [
+        markdown_table(["claim", "all four trumps", "card-sense trump", "evidence (all four trumps)"], verdict_rows,
+                       "lccl"),
+        "",
+        "Evidence with the card-sense trump only:",
+        "",
+    ]
+    lines += [f"- {v.claim}: {v.evidence}" for v in sense.verdicts]
+    lines += ["", "## What each feature of the declarer's hand is worth", ""]
+    header = [
+        "feature (one more)",
+        "all trumps: tricks [95%]",
+        "card-sense trump",
+        "with the dummy in the model",
+        "alone (nothing held fixed)",
+        "R² alone",
+        "R² lost without it",
+    ]
+    rows = []
+    imp = {i.name: i for i in all_view.importance}
+    for name in HAND_FEATURES:
+        rows.append([
+            LABELS[name],
+            fmt_ci(all_view.fit[name]),
+            fmt_ci(sense.fit[name]),
+            fmt_ci(analysis.with_dummy[name]),
+            fmt_ci(all_view.alone[name]),
+            f"{imp[name].alone:.3f}",
+            f"{imp[name].drop:.3f}",
+        ])
+    lines += [
+        markdown_table(header, rows),
+        "",
+        f"R² of the declarer's model: {all_view.fit.r2:.3f} over all four trumps ({all_view.fit.n:,} rows), "
+        f"{sense.fit.r2:.3f} with the card-sense trump ({sense.fit.n:,} deals). "
+        "Ranks are counted against a low card (ace to five): *a nine* is what a nine is worth instead of a low card. "
+        "*Alone* is the slope with nothing else held fixed, what a look at one feature shows; "
+        "*R² lost without it* is what it explains that the other features do not.",
+        "",
+        "## The dummy's hand, kept apart",
+        "",
+    ]
+    both = analysis.with_dummy
+    rows = [[LABELS[n], fmt_ci(both[n]), fmt_ci(both[f"dummy_{n}"])] for n in HAND_FEATURES]
+    lines += [markdown_table(["feature (one more)", "declarer's hand", "dummy's hand"], rows), ""]
+    block_text = ", ".join(f"{b.name}: R² alone {b.alone:.3f}, lost without it {b.drop:.3f}" for b in analysis.blocks)
+    lines += [f"Both hands in one model (all four trumps): R² {both.r2:.3f}. {block_text}.", ""]
+    lines += ["## Tricks by trump", ""]
+    rows = [[f"trump {t}", f"{g.mean:.3f} [{g.low:.3f}, {g.high:.3f}]"] for t, g in analysis.tricks_by_trump.items()]
+    rows += [[k, f"{g.mean:.3f} [{g.low:.3f}, {g.high:.3f}]"] for k, g in analysis.tricks_summary.items()]
+    lines += [markdown_table(["declaring side's tricks", "mean [95%]"], rows), ""]
+    lines += ["## Plots", ""]
+    lines += [f"![{title}]({name})" for name, title in PLOTS.items()]
+    lines += [
+        "",
+        "## Files",
+        "",
+        "- `deals.parquet`: one row per deal: `deal` (its number), `hands` (N E S W in the project's deal "
+        f"notation, ace low), and the declaring side's tricks with each trump: "
+        f"{', '.join('`' + c + '`' for c in TRICKS_COLUMNS.values())}.",
+        "- `rows.parquet`: one row per deal and trump: `tricks`, `chosen` (the card-sense trump), every feature "
+        "of the declarer's hand and the dummy's (`dummy_` prefix).",
+        "- `results.json`: every number above; `run.json`: the run's identity and timing; `chunks/`: the solved "
+        "chunks a re-run resumes from.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_elyigit_report(analysis: ElyigitAnalysis, out: Path, context: RunContext) -> list[Path]:
+    """``summary.md``, ``results.json`` and the plots, into ``out``."""
+    written = _plots(analysis, out)
+    summary = out / SUMMARY
+    summary.write_text(_summary(analysis, context))
+    payload = {"run": {"identity": context.identity, "stats": context.stats.to_dict(), "command": context.command}}
+    payload.update(analysis.to_dict())
+    written += [summary, write_results(out, payload)]
+    return written
