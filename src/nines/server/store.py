@@ -360,12 +360,16 @@ class Store:
     # -- people and statistics ---------------------------------------------------
 
     def touch_person(self, name: str) -> None:
+        """Remember a name (or that it was seen again); two requests at once for a new name are fine."""
         with self._session.begin() as session:
-            row = session.get(PersonRow, name)
-            if row is None:
+            updated = session.execute(update(PersonRow).where(PersonRow.name == name).values(last_seen=_now()))
+            if updated.rowcount:  # type: ignore[attr-defined]
+                return
+        try:
+            with self._session.begin() as session:
                 session.add(PersonRow(name=name))
-            else:
-                row.last_seen = _now()
+        except IntegrityError:
+            pass  # someone else stored it a moment ago
 
     def person_exists(self, name: str) -> bool:
         with self._session() as session:

@@ -45,6 +45,7 @@ export function nameField() {
   input.value = prefs.name || "";
   const label = h("label", { for: "person-name" });
   const button = h("button", { type: "submit", class: "button quiet" });
+  let saving = null; // the change event and the submit of one edit save once
   const draw = () => {
     label.textContent = t("name.label");
     input.placeholder = t("name.placeholder");
@@ -52,7 +53,9 @@ export function nameField() {
   };
   async function save() {
     const name = input.value.trim();
-    if (!name) return;
+    if (!name || name === saving) return;
+    saving = name;
+    setTimeout(() => { saving = null; }, 500);
     savePrefs({ name });
     try {
       await api.person(name);

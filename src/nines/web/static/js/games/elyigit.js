@@ -116,7 +116,7 @@ function actions(ctx) {
 
 function side(ctx) {
   const view = ctx.view;
-  const box = h("div", { class: "side-game" });
+  const box = h("div", { class: "side-game", "data-high-bid": view.high_bid ?? "" });
   box.append(h("div", { class: "trump-box" },
     h("span", { class: "label" }, t("table.trump")),
     suitBadge(view.trump),

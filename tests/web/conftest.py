@@ -1,0 +1,123 @@
+"""Browser tests: a real server on a loopback port, driven by Debian's headless Chromium through Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("NINES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """``nines serve`` in a thread: uvicorn with the real app, on a fresh SQLite file."""
+
+    def __init__(self, data: Path) -> None:
+        import uvicorn
+
+        from nines.server import ServerConfig, create_app
+
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False))
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=False, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        import httpx
+
+        response = httpx.request(method, self.url + path, json=body, timeout=10)
+        response.raise_for_status()
+        return response.json()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("server"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip("Chromium is not installed (.ci/run installs it with apt-get)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """New browser contexts (each a separate person: own storage, own cookies), watched for script errors."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-CA", **options: Any) -> Any:
+        context = self.browser.new_context(viewport=viewport, locale=locale, **options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on("console", lambda message: self.errors.append(f"{page.url}: {message.text}") if message.type == "error" else None)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    made = Pages(browser)
+    yield made
+    made.close()
+    assert not made.errors, "errors in the page:\n" + "\n".join(made.errors)
+
+
+def screenshot(page: Any, name: str, full_page: bool = False) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

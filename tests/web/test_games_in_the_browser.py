@@ -1,0 +1,148 @@
+"""A whole deal of each game, played by clicking in headless Chromium; pages at desktop and phone sizes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import PHONE, Pages, screenshot
+from .driving import click_first, elyigit_step, neuf_step, play_until, rummy_step, summary_open
+
+pytestmark = pytest.mark.browser
+
+
+def start_from_home(page, live_server, game_label: str) -> str:
+    page.goto(live_server.url + "/")
+    page.fill("#person-name", "Ann")
+    page.click(".name-field button[type=submit]")
+    page.click(f".game-tab label:text-is('{game_label}')")
+    page.select_option(".setup select[name=speed]", "0")  # computer players without a pause: a quick test
+    page.click(".setup button[type=submit]")
+    page.wait_for_selector(".table-shell .felt")
+    return page.url
+
+
+def start_from_game_page(page, live_server, game: str) -> str:
+    page.goto(f"{live_server.url}/{game}")
+    page.wait_for_selector(".setup button[type=submit]")
+    page.select_option(".setup select[name=speed]", "0")
+    page.click(".setup button[type=submit]")
+    page.wait_for_selector(".table-shell .felt")
+    return page.url
+
+
+def test_le_neuf_deal_by_clicking_with_a_reload_in_the_middle(pages: Pages, live_server) -> None:
+    page = pages.new()
+    url = start_from_home(page, live_server, "Le Neuf")
+    assert re.search(r"/neuf\?t=\w+#seat=S&token=", url)
+    screenshot(page, "home-after-start-neuf")
+    # the exchange: the centre hand is offered, keyboard or click; keep with the K key
+    page.wait_for_selector("[data-action=keep]")
+    page.keyboard.press("k")
+    # a card the rules refuse is not sent: the page says why and nothing changes
+    page.wait_for_selector(".hand.controlled button.card.legal")
+    seq_before = page.evaluate("document.querySelector('.deal-label') && document.querySelectorAll('.hand.controlled button.card').length")
+    illegal = page.locator(".hand.controlled button.card.illegal")
+    if illegal.count():
+        illegal.first.click()
+        page.wait_for_selector(".toast.show")
+        assert page.locator(".hand.controlled button.card").count() == seq_before
+    # play a card with the keyboard: move to a card, Enter plays the focused legal card
+    page.locator(".hand.controlled button.card.legal").first.focus()
+    cards_before = page.locator(".hand[data-seat=S] .card").count()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('.hand[data-seat=S] .card').length === {cards_before - 1}")
+    for _ in range(3):
+        page.wait_for_selector(".hand.controlled button.card.legal")
+        click_first(page, ".hand.controlled button.card.legal")
+    page.wait_for_timeout(300)
+    screenshot(page, "neuf-desktop")
+    # close the tab and come back: the seat comes back with it
+    left = page.locator(".hand[data-seat=S] .card").count()
+    page.reload()
+    page.wait_for_selector(".table-shell .felt .plate.mine")
+    assert page.locator(".plate.mine .plate-name").inner_text().lower() in ("you", "ann")
+    assert page.locator(".hand[data-seat=S] .card").count() == left
+    play_until(page, neuf_step, summary_open)
+    summary = page.locator("dialog.summary-dialog")
+    assert summary.locator(".summary-hand").count() == 4  # three hands as played and the spare set aside
+    assert summary.locator(".trick-list li").count() == 13
+    screenshot(page, "neuf-summary")
+    summary.locator(".dialog-actions button").click()
+    # the score sheet of seed 000: the start row, then deal 1 with its trump and the total fallen by one
+    page.keyboard.press("g")
+    rows = page.locator("dialog .neuf-sheet tbody tr")
+    assert rows.count() == 2
+    assert rows.nth(0).locator("td.total").inner_text() == "27"
+    assert rows.nth(1).locator("td.total").inner_text() == "26"
+    page.keyboard.press("Escape")
+    # the same seat on a phone (the token travels in the address)
+    phone = pages.new(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.goto(page.url)
+    phone.wait_for_selector(".table-shell .felt .plate.mine")
+    screenshot(phone, "neuf-phone")
+    screenshot(phone, "neuf-phone-page", full_page=True)
+    # statistics are kept per person
+    page.goto(live_server.url + "/stats")
+    page.wait_for_selector(".stats-table")
+    assert "Le Neuf" in page.locator(".stats-table thead").inner_text()
+
+
+def test_elyigit_deal_by_clicking(pages: Pages, live_server) -> None:
+    page = pages.new()
+    start_from_game_page(page, live_server, "elyigit")
+    page.wait_for_selector(".auction")
+    screenshot(page, "elyigit-auction")
+    play_until(page, elyigit_step, summary_open)
+    summary = page.locator("dialog.summary-dialog")
+    assert summary.locator(".auction-line").count() == 1
+    screenshot(page, "elyigit-summary")
+    summary.locator(".dialog-actions button").click()
+    # a second deal is under way: show its table, with the dummy face up once trumps are named
+    play_until(page, elyigit_step, lambda p: p.locator(".dummy-hand").count() > 0 or summary_open(p), timeout=60)
+    screenshot(page, "elyigit-desktop")
+    phone = pages.new(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.goto(page.url)
+    phone.wait_for_selector(".table-shell .felt .plate.mine")
+    screenshot(phone, "elyigit-phone")
+
+
+def test_rummy_hand_by_clicking(pages: Pages, live_server) -> None:
+    page = pages.new()
+    start_from_game_page(page, live_server, "rummy")
+    page.wait_for_selector(".piles")
+    play_until(page, rummy_step, lambda p: summary_open(p) or p.locator(".table-set").count() > 0, timeout=120)
+    screenshot(page, "rummy-desktop")
+    play_until(page, rummy_step, summary_open, timeout=180)
+    summary = page.locator("dialog.summary-dialog")
+    assert summary.locator(".summary-hand").count() == 4
+    screenshot(page, "rummy-summary")
+    phone = pages.new(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.goto(page.url)
+    phone.wait_for_selector(".table-shell .felt .rummy-hand")
+    screenshot(phone, "rummy-phone")
+
+
+@pytest.mark.parametrize("game", ["neuf", "elyigit", "rummy"])
+def test_game_pages_read_well_on_desktop_and_phone(pages: Pages, live_server, game: str) -> None:
+    for name, viewport in (("desktop", None), ("phone", PHONE)):
+        page = pages.new(viewport=viewport) if viewport else pages.new()
+        page.goto(f"{live_server.url}/{game}")
+        page.wait_for_selector("#how .prose-grid article")
+        assert page.locator("#how .section-head").inner_text().upper().startswith("01")
+        assert page.locator("#history .prose-grid article").count() >= 3
+        # nothing sticks out sideways on a phone
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        screenshot(page, f"{game}-page-{name}", full_page=True)
+
+
+def test_french_from_the_browser_and_the_switch(pages: Pages, live_server) -> None:
+    page = pages.new(locale="fr-CA")
+    page.goto(live_server.url + "/neuf")
+    page.wait_for_selector("#how .prose-grid article")
+    assert "comment jouer" in page.locator("#how .section-head").inner_text().lower()
+    assert page.locator("html").get_attribute("lang") == "fr"
+    page.click(".lang-switch")
+    page.wait_for_function("document.querySelector('#how .section-head').innerText.toLowerCase().includes('how to play')")
+    assert page.locator("html").get_attribute("lang") == "en"
