@@ -13,7 +13,7 @@ TEXTS = [
     "draw stock",
     "draw discard",
     "lay 7H 8H JK=9H TH",
-    "lay JK=4C TS=5C TH=6C JK=7C",
+    "lay TS=4C TH=5C JK=6C JK=7C",
     "lay 9S JK=9H 9C",
     "extend H JK=6H",
     "extend 9 9D",

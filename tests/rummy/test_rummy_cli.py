@@ -76,13 +76,13 @@ def test_a_whole_terminal_session_against_bots(monkeypatch) -> None:
 def test_the_table_shows_each_wild_and_what_it_stands_for() -> None:
     state = position(
         {"1": "9H 2S 3S 4S QS", "2": "6C 7C 8C KD"},
-        table=(("2", "7H 8H JK=9H 5D=TH"),),
+        table=(("2", "7H 8H 5D=9H JK=TH"),),
         opened=("1",),
         stock="QD AS",
     )
     state.apply("draw stock")
     out = text_of(render.table(state.view("1")))
-    assert "Jkr→9♥" in out and "5♦→10♥" in out and "laid by 2" in out and "takes 6♥ J♥" in out
+    assert "5♦→9♥" in out and "Jkr→10♥" in out and "laid by 2" in out and "takes 6♥ J♥" in out
     assert "fives and jokers are wild" in out and "Your hand (1)" in out and "drew Q♦ from the stock" in out
     state.apply("swap H 9H")
     assert "(held)" in text_of(render.table(state.view("1")))

@@ -247,10 +247,23 @@ def test_enumeration_matches_brute_force(seed: int) -> None:
 
 def test_enumeration_finds_the_all_wild_runs() -> None:
     hand = Counter({JOKER: 2, parse_card("TS"): 1, parse_card("TH"): 1})
-    runs = set(enumerate_runs(hand, TENS, SUITS, 4, 4))
-    # four wilds fill any four-card stretch (low end A to J) of any suit, the two tens in 4 * 3 places
-    assert len(runs) == 4 * 11 * 12
-    assert "JK=JD TS=QD TH=KD JK=AD" in {" ".join(p.text for p in run) for run in runs}
+    runs = {" ".join(p.text for p in run) for run in enumerate_runs(hand, TENS, SUITS, 4, 4)}
+    # four wilds fill any four-card stretch (low end A to J) of any suit, each set once:
+    # which wild sits where is the rule's, not the player's
+    assert len(runs) == 4 * 11
+    assert "TS=JD TH=QD JK=KD JK=AD" in runs
+    assert "TH=8S JK=9S TS JK=JS" in runs  # the ten of spades sits as itself
+
+
+def test_which_wild_sits_where_is_the_rules_choice() -> None:
+    one = shape("JK=7H TC=8H 9H")
+    other = shape("TC=7H JK=8H 9H")
+    assert one.placements == other.placements
+    assert [p.text for p in one.placements] == ["TC=7H", "JK=8H", "9H"]
+    # a card that is the very card a place needs sits there as itself
+    assert [p.text for p in shape("JK=TS TS=JS 9S").placements] == ["9S", "TS", "JK=JS"]
+    assert canonical_order(placed("9H TC=8H JK=7H")) == one.placements
+    assert [p.text for p in shape("JK=9D 9S TC=9C", 3).placements] == ["9S", "TC=9D", "JK=9C"]
 
 
 def test_fillers_are_the_card_itself_or_any_wild() -> None:

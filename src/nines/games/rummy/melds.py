@@ -190,6 +190,26 @@ def _run_positions(placements: Sequence[Placement]) -> list[int]:
     return positions
 
 
+def pair_wilds(ordered: Sequence[Placement]) -> tuple[Placement, ...]:
+    """The set's cards put in their places by the project's rule, the places being in written order.
+
+    A set is its cards and the cards they stand for; which wild sits in which place is not
+    a choice: a card that is the very card a place needs sits there as itself (first
+    places first), and the remaining wilds fill the remaining places in order, cards of
+    the wild rank by suit (S H D C) before printed jokers.
+    """
+    loose = Counter(p.card for p in ordered)
+    placed: list[Placement | None] = []
+    for p in ordered:
+        if loose[p.stands_for] > 0:
+            loose[p.stands_for] -= 1
+            placed.append(Placement(p.stands_for, p.stands_for))
+        else:
+            placed.append(None)
+    rest = iter(sorted(loose.elements(), key=_card_code))
+    return tuple(q if q is not None else Placement(next(rest), p.stands_for) for p, q in zip(ordered, placed))
+
+
 def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunShape:
     """The run these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
@@ -218,7 +238,7 @@ def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunSha
             )
         missing = [card_at(suit, pos).code for pos in range(low, high + 1) if pos not in seen]
         raise MeldError(f"{text}: the ranks are not consecutive (missing {' '.join(missing)})")
-    return RunShape(suit, low, high, tuple(p for _, p in pairs))
+    return RunShape(suit, low, high, pair_wilds([p for _, p in pairs]))
 
 
 def _rank_order(rank: Rank | None) -> int:
@@ -240,9 +260,9 @@ def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN) -> 
     repeated = sorted(Card(rank, s).code for s, n in suits.items() if n > 1 and s is not None)
     if repeated:
         raise MeldError(f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice")
-    if all(not p.is_natural for p in placements):
+    ordered = pair_wilds(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
+    if all(not p.is_natural for p in ordered):
         raise MeldError(f"{text}: a monkey needs at least one natural card of its rank (wilds alone make only runs)")
-    ordered = tuple(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
     return MonkeyShape(rank, ordered)
 
 
@@ -250,19 +270,27 @@ def read_set(placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_
     """The run or monkey these cards make (with the wilds as declared), or :class:`MeldError`."""
     if not placements:
         raise MeldError("a set needs cards")
-    check_wild_uses(placements, wilds)
+    for p in placements:
+        if p.stands_for.is_joker:
+            raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
+    shape: Shape
     if len({p.stands_for.rank for p in placements}) == 1 and len(placements) > 1:
-        return read_monkey(placements, max(min_size, MONKEY_MIN))
-    if len({p.stands_for.suit for p in placements}) == 1:
-        return read_run(placements, min_size)
-    text = " ".join(p.text for p in placements)
-    raise MeldError(
-        f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
-    )
+        shape = read_monkey(placements, max(min_size, MONKEY_MIN))
+    elif len({p.stands_for.suit for p in placements}) == 1:
+        shape = read_run(placements, min_size)
+    else:
+        text = " ".join(p.text for p in placements)
+        raise MeldError(
+            f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
+        )
+    # (checked in the places the rule gives each card, so any way of writing the same set reads the same)
+    check_wild_uses(shape.placements, wilds)
+    return shape
 
 
 def canonical_order(placements: Iterable[Placement]) -> tuple[Placement, ...]:
-    """The order a set is written in: a run low to high, a monkey S H D C; else card order."""
+    """How a set is written: a run low to high, a monkey S H D C, the wilds in their places
+    (:func:`pair_wilds`); what is no set at all, in card order."""
     items = list(placements)
     try:
         if len({p.stands_for.rank for p in items}) == 1 and len(items) > 1:
@@ -337,32 +365,51 @@ def _fill(
     kinds: Sequence[int],
     min_naturals: int = 0,
 ) -> Iterator[tuple[Placement, ...]]:
-    """Every way to fill the needed cards, each by itself (natural) or by a wild from the hand."""
-    out: list[Placement] = []
+    """Every distinct way to fill the needed cards from the hand, each set once in :func:`pair_wilds` form.
+
+    First choose the places filled by the card itself; the rest take wilds, chosen as a
+    multiset (the wilds' places follow from the rule, so their order is no choice).  A
+    card of the wild rank never takes a wild's place where it is itself needed: there it
+    would sit as itself.
+    """
     size = len(needed)
+    natural = [False] * size
+    wild_supply = sum(pool[k] for k in kinds)
+
+    def wilds_for(slots: int, usable: list[int], start: int) -> Iterator[list[int]]:
+        if slots == 0:
+            yield []
+            return
+        for index in range(start, len(usable)):
+            kind = usable[index]
+            if pool[kind] > 0:
+                pool[kind] -= 1
+                for rest in wilds_for(slots - 1, usable, index):
+                    yield [kind, *rest]
+                pool[kind] += 1
 
     def step(i: int, naturals: int) -> Iterator[tuple[Placement, ...]]:
+        if i - naturals > wild_supply:
+            return  # more places left to wilds than the hand has wilds
         if i == size:
-            if naturals >= min_naturals:
-                yield tuple(out)
-            return
-        # not enough places left to reach the naturals required
-        if naturals + (size - i) < min_naturals:
+            if naturals < min_naturals:
+                return
+            banned = {needed[j] for j in range(size) if not natural[j]}
+            usable = [k for k in kinds if k not in banned]
+            for chosen in wilds_for(size - naturals, usable, 0):
+                rest = iter(chosen)
+                yield tuple(
+                    _PLACED[needed[j]][needed[j]] if natural[j] else _PLACED[next(rest)][needed[j]] for j in range(size)
+                )
             return
         want = needed[i]
         if pool[want] > 0:
             pool[want] -= 1
-            out.append(_PLACED[want][want])
+            natural[i] = True
             yield from step(i + 1, naturals + 1)
-            out.pop()
+            natural[i] = False
             pool[want] += 1
-        for wild in kinds:
-            if wild != want and pool[wild] > 0:
-                pool[wild] -= 1
-                out.append(_PLACED[wild][want])
-                yield from step(i + 1, naturals)
-                out.pop()
-                pool[wild] += 1
+        yield from step(i + 1, naturals)
 
     yield from step(0, 0)
 
@@ -389,8 +436,10 @@ def enumerate_runs(
                     break  # the stretch has more holes than the hand has wilds
                 if high - low + 1 < min_size:
                     continue
-                if low == 2 and high == HIGH_ACE:
-                    continue  # two to ace is written as ace to king (the ace taken low)
+                if (low, high) in ((2, HIGH_ACE), (LOW_ACE, HIGH_ACE)):
+                    # two to ace is written ace to king (the ace taken low); ace to ace,
+                    # fourteen cards, is only ever made by extension
+                    continue
                 yield from _fill(line[low : high + 1], pool, kinds)
 
 
@@ -445,6 +494,7 @@ __all__ = [
     "RunShape",
     "Shape",
     "canonical_order",
+    "pair_wilds",
     "card_at",
     "card_number",
     "check_wild_uses",
