@@ -12,10 +12,12 @@ export function topBar(current) {
   const draw = () => {
     clear(bar);
     bar.append(
-      h("a", { class: "brand", href: "/" }, h("span", { class: "brand-nine" }, "9"), "Nines"),
+      h("a", { class: "brand", href: "/", "aria-label": "Nines" }, h("span", { class: "brand-nine" }, "9"), h("span", { class: "brand-word" }, "Nines")),
       h("nav", { class: "topnav", "aria-label": "Nines" },
-        ...GAME_IDS.map((id) => h("a", { href: `/${id}`, class: current === id ? "current" : "" }, t(`game.${id}.name`))),
-        h("a", { href: "/stats", class: current === "stats" ? "current" : "" }, t("nav.stats"))),
+        ...GAME_IDS.map((id) => h("a", { href: `/${id}`, class: current === id ? "current" : "" },
+          h("span", { class: "long" }, t(`game.${id}.name`)), h("span", { class: "short", "aria-hidden": "true" }, t(`game.${id}.short`)))),
+        h("a", { href: "/stats", class: current === "stats" ? "current" : "" },
+          h("span", { class: "long" }, t("nav.stats")), h("span", { class: "short", "aria-hidden": "true" }, t("nav.statsShort")))),
       h("button", {
         class: "lang-switch", type: "button", title: t("nav.lang"), "aria-label": t("nav.lang"),
         onclick: () => setLang(lang === "fr" ? "en" : "fr"),

@@ -225,6 +225,7 @@ export class TableShell {
     this.drawToolbar();
     this.drawStatus();
     if (!this.message) return;
+    this.shell.dataset.seq = String(this.message.seq);
     const focus = rememberFocus(this.shell);
     const drawn = this.renderer.render(this.context());
     fill(this.feltBox, drawn.felt);
