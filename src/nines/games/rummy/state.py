@@ -37,7 +37,7 @@ from .melds import (
     fillers,
     read_set,
 )
-from .options import HAND_SIZE, RummyOptions
+from .options import RummyOptions
 from .scoring import score_hand, session_winners
 from .table import Table, TableSet
 from .view import Move, PlacedCard, RummyView, TableSetView
@@ -127,12 +127,11 @@ class RummyState(GameState):
         # the legal actions and the playable cards of the position, worked out once per position
         self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
         self._available: Counter[Card] | None = None
-        # The first starter is chosen at random (from the seed) unless an option names one.
-        starter = opts.first_starter or (preset.starter if preset else self.rng.choice(opts.seats))
         if preset is not None:
             self._start_preset(preset)
         else:
-            self._start_deal(starter)
+            # The first starter is chosen at random (from the seed) unless an option names one.
+            self._start_deal(opts.first_starter or self.rng.choice(opts.seats))
 
     # -- seats and turn ---------------------------------------------------------------
 
@@ -338,8 +337,8 @@ class RummyState(GameState):
         seat = deal.to_act
         reason = self._reason(action)
         if reason is None:  # pragma: no cover - only reached for an action that is legal
-            return f"{action} is legal now"
-        return f"{seat}: {reason}"
+            return f"'{action}' is legal now"
+        return f"{seat} cannot '{action}': {reason}"
 
     def _reason(self, action: Action) -> str | None:
         deal = self.deal
@@ -723,4 +722,4 @@ def rummy_sorted(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=key)
 
 
-__all__ = ["Deal", "HAND_SIZE", "OPENING_MIN", "PresetHand", "RummyState", "rummy_sorted"]
+__all__ = ["Deal", "OPENING_MIN", "PresetHand", "RummyState", "rummy_sorted"]
