@@ -22,7 +22,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.browser
 
 
 def _free_port() -> int:
