@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -137,6 +138,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await manager.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
                  pubsub="redis" if config.redis_url else "local")
+        if config.address:
+            print(f"Nines is ready: open {config.address} in a browser (Ctrl+C stops the server)", file=sys.stderr, flush=True)
         try:
             yield
         finally:

@@ -35,6 +35,9 @@ class ServerConfig:
     instance: str = ""
     """A name for this process in logs and pub/sub (random when empty)."""
 
+    address: str = ""
+    """Where people open the tables (``http://localhost:8000/``): printed once the server is ready."""
+
     def sqlite_path(self) -> Path | None:
         """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""
         prefix = "sqlite:///"

@@ -36,12 +36,12 @@ def register(app: typer.Typer) -> None:
         if log_format not in ("json", "text"):
             raise typer.BadParameter("json or text", param_hint="--log-format")
         configure(json_lines=log_format == "json", level=log_level)
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         config = ServerConfig(
             database_url=database_url or default_database_url(data_dir),
             redis_url=redis_url,
             bot_delay_ms=max(0, int(bot_delay * 1000)),
             log_json=log_format == "json",
+            address=f"http://{shown}:{port}/",
         )
-        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-        typer.echo(f"Nines is ready: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)", err=True)
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level)
