@@ -27,7 +27,7 @@ from .elyigit import DECLARER, DUMMY, HAND_FEATURES, LEADER, TRICKS_COLUMNS, TRU
 from .plots import coefficient_plot, histogram_plot, means_plot
 from .report import SUMMARY, RunContext, markdown_table, run_section, write_results
 from .stats import Coefficient, Fit, GroupMean, Importance, group_means, importance, mean_ci, ols
-from .verdicts import Verdict, fmt_ci, near_zero, ranks_first
+from .verdicts import UNCLEAR, Verdict, fmt_ci, near_zero, ranks_first
 
 __all__ = ["LABELS", "LONG_SUIT_THRESHOLD", "ElyigitAnalysis", "analyse_elyigit", "write_elyigit_report"]
 
@@ -63,18 +63,20 @@ class ViewResult:
 
     name: str
     title: str
-    fit: Fit
-    alone: dict[str, Coefficient]
+    fit: Fit | None
+    """``None`` when the rows cannot tell the features apart (a run of very few deals): see ``note``"""
+    alone: dict[str, Coefficient | None]
     """each feature's slope with nothing else held fixed (what card sense sees)"""
     importance: list[Importance]
     verdicts: list[Verdict]
+    note: str = ""
 
 
 @dataclass(frozen=True)
 class ElyigitAnalysis:
     deals: int
     views: list[ViewResult]
-    with_dummy: Fit
+    with_dummy: Fit | None
     blocks: list[Importance]
     tricks_by_trump: dict[str, GroupMean]
     tricks_summary: dict[str, GroupMean]
@@ -91,14 +93,15 @@ class ElyigitAnalysis:
             "views": {
                 v.name: {
                     "title": v.title,
-                    "fit": v.fit.to_dict(),
-                    "alone": {k: c.to_dict() for k, c in v.alone.items()},
+                    "fit": v.fit.to_dict() if v.fit else None,
+                    "note": v.note,
+                    "alone": {k: c.to_dict() if c else None for k, c in v.alone.items()},
                     "importance": [i.to_dict() for i in v.importance],
                     "verdicts": [x.to_dict() for x in v.verdicts],
                 }
                 for v in self.views
             },
-            "with_dummy": self.with_dummy.to_dict(),
+            "with_dummy": self.with_dummy.to_dict() if self.with_dummy else None,
             "blocks": [b.to_dict() for b in self.blocks],
             "tricks_by_trump": {k: g.to_dict() for k, g in self.tricks_by_trump.items()},
             "tricks_summary": {k: g.to_dict() for k, g in self.tricks_summary.items()},
@@ -110,7 +113,23 @@ def _matrix(rows: pl.DataFrame, names: tuple[str, ...]) -> np.ndarray:
     return rows.select(names).to_numpy().astype(float)
 
 
-def _verdicts(fit: Fit) -> list[Verdict]:
+def _fit(x: np.ndarray, y: np.ndarray, names: tuple[str, ...], deals: np.ndarray) -> tuple[Fit | None, str]:
+    """The model, or ``None`` and why not (too few deals to tell the features apart)."""
+    try:
+        return ols(x, y, names, clusters=deals), ""
+    except ValueError as error:
+        return None, str(error)
+
+
+def _ci(fit: Fit | Coefficient | None, name: str | None = None) -> str:
+    if fit is None:
+        return "n/a"
+    return fmt_ci(fit[name] if isinstance(fit, Fit) and name else fit)  # type: ignore[arg-type]
+
+
+def _verdicts(fit: Fit | None, note: str) -> list[Verdict]:
+    if fit is None:
+        return [Verdict(claim, UNCLEAR, f"too few deals to fit the model: {note}") for claim in CLAIMS]
     others = [name for name in HAND_FEATURES if name != "side_voids"]
     return [
         ranks_first(CLAIMS[0], fit, "side_voids", others, LABELS),
@@ -123,9 +142,12 @@ def _view(name: str, title: str, rows: pl.DataFrame) -> ViewResult:
     x = _matrix(rows, HAND_FEATURES)
     y = rows["tricks"].to_numpy().astype(float)
     deals = rows["deal"].to_numpy()
-    fit = ols(x, y, HAND_FEATURES, clusters=deals)
-    alone = {n: ols(x[:, [j]], y, (n,), clusters=deals)[n] for j, n in enumerate(HAND_FEATURES)}
-    return ViewResult(name, title, fit, alone, importance(x, y, HAND_FEATURES), _verdicts(fit))
+    fit, note = _fit(x, y, HAND_FEATURES, deals)
+    alone = {}
+    for j, feature in enumerate(HAND_FEATURES):
+        single, _ = _fit(x[:, [j]], y, (feature,), deals)
+        alone[feature] = single[feature] if single else None
+    return ViewResult(name, title, fit, alone, importance(x, y, HAND_FEATURES), _verdicts(fit, note), note)
 
 
 def analyse_elyigit(rows: pl.DataFrame) -> ElyigitAnalysis:
@@ -139,7 +161,7 @@ def analyse_elyigit(rows: pl.DataFrame) -> ElyigitAnalysis:
     x = _matrix(rows, names)
     y = rows["tricks"].to_numpy().astype(float)
     deals = rows["deal"].to_numpy()
-    with_dummy = ols(x, y, names, clusters=deals)
+    with_dummy, _ = _fit(x, y, names, deals)
     blocks = [
         b
         for b in importance(x, y, names, {"declarer's hand": HAND_FEATURES, "dummy's hand": DUMMY_FEATURES})
@@ -201,14 +223,16 @@ def _plots(analysis: ElyigitAnalysis, out: Path) -> list[Path]:
     ylabel = "declaring side's tricks (mean, 95% interval)"
     g = analysis.groups
     all_view = analysis.view("all")
-    dummy = [c for c in analysis.with_dummy.coefficients if c.name.startswith("dummy_")]
-    declarer = [c for c in analysis.with_dummy.coefficients if not c.name.startswith("dummy_")]
+    both = analysis.with_dummy.coefficients if analysis.with_dummy else ()
+    dummy = [c for c in both if c.name.startswith("dummy_")]
+    declarer = [c for c in both if not c.name.startswith("dummy_")]
     return [
         coefficient_plot(
             out / "feature_values.png",
             "Elyigit's Nines: value of a feature in tricks",
             LABELS,
-            {"declarer, all trumps": all_view.fit.coefficients, "declarer (dummy in the model)": declarer,
+            {"declarer, all trumps": all_view.fit.coefficients if all_view.fit else (),
+             "declarer (dummy in the model)": declarer,
              "dummy": dummy},
         ),
         means_plot(out / "tricks_by_side_voids.png", "Tricks by the declarer's side-suit voids",
@@ -221,6 +245,12 @@ def _plots(analysis: ElyigitAnalysis, out: Path) -> list[Path]:
         histogram_plot(out / "tricks_distribution.png", "Declaring side's tricks (exact)", "tricks of 9",
                        analysis.distributions),
     ]
+
+
+def _r2(view: ViewResult) -> str:
+    if view.fit is None:
+        return "n/a (too few deals)"
+    return f"{view.fit.r2:.3f} ({view.fit.n:,} rows, {view.fit.clusters:,} deals)"
 
 
 def _status(verdict: Verdict) -> str:
@@ -275,18 +305,17 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
     for name in HAND_FEATURES:
         rows.append([
             LABELS[name],
-            fmt_ci(all_view.fit[name]),
-            fmt_ci(sense.fit[name]),
-            fmt_ci(analysis.with_dummy[name]),
-            fmt_ci(all_view.alone[name]),
+            _ci(all_view.fit, name),
+            _ci(sense.fit, name),
+            _ci(analysis.with_dummy, name),
+            _ci(all_view.alone[name]),
             f"{imp[name].alone:.3f}",
             f"{imp[name].drop:.3f}",
         ])
     lines += [
         markdown_table(header, rows),
         "",
-        f"R² of the declarer's model: {all_view.fit.r2:.3f} over all four trumps ({all_view.fit.n:,} rows), "
-        f"{sense.fit.r2:.3f} with the card-sense trump ({sense.fit.n:,} deals). "
+        f"R² of the declarer's model: {_r2(all_view)} over all four trumps, {_r2(sense)} with the card-sense trump. "
         "Ranks are counted against a low card (ace to five): *a nine* is what a nine is worth instead of a low card. "
         "*Alone* is the slope with nothing else held fixed, what a look at one feature shows; "
         "*R² lost without it* is what it explains that the other features do not.",
@@ -295,10 +324,11 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
         "",
     ]
     both = analysis.with_dummy
-    rows = [[LABELS[n], fmt_ci(both[n]), fmt_ci(both[f"dummy_{n}"])] for n in HAND_FEATURES]
+    rows = [[LABELS[n], _ci(both, n), _ci(both, f"dummy_{n}")] for n in HAND_FEATURES]
     lines += [markdown_table(["feature (one more)", "declarer's hand", "dummy's hand"], rows), ""]
-    block_text = ", ".join(f"{b.name}: R² alone {b.alone:.3f}, lost without it {b.drop:.3f}" for b in analysis.blocks)
-    lines += [f"Both hands in one model (all four trumps): R² {both.r2:.3f}. {block_text}.", ""]
+    block_text = "; ".join(f"{b.name}: R² alone {b.alone:.3f}, lost without it {b.drop:.3f}" for b in analysis.blocks)
+    r2 = f"{both.r2:.3f}" if both else "n/a (too few deals)"
+    lines += [f"Both hands in one model (all four trumps): R² {r2}. {block_text}.", ""]
     lines += ["## Tricks by trump", ""]
     rows = [[f"trump {t}", f"{g.mean:.3f} [{g.low:.3f}, {g.high:.3f}]"] for t, g in analysis.tricks_by_trump.items()]
     rows += [[k, f"{g.mean:.3f} [{g.low:.3f}, {g.high:.3f}]"] for k, g in analysis.tricks_summary.items()]

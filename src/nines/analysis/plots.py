@@ -32,9 +32,11 @@ def means_plot(
     """Mean outcome for each value of a feature, one line per series, with 95% intervals."""
     figure, axes = plt.subplots(figsize=(6.4, 4.2))
     count = max(1, len(series))
+    drawn = 0
     for k, (label, groups) in enumerate(series.items()):
         if not groups:
             continue
+        drawn += 1
         shift = (k - (count - 1) / 2) * 0.06  # keep the error bars of the lines apart
         x = np.array([g.value for g in groups], dtype=float) + shift
         y = np.array([g.mean for g in groups])
@@ -46,7 +48,9 @@ def means_plot(
     axes.set_ylabel(ylabel)
     axes.grid(alpha=0.3)
     axes.xaxis.get_major_locator().set_params(integer=True)
-    if len(series) > 1:
+    if not drawn:
+        axes.text(0.5, 0.5, "too few deals for any group", ha="center", va="center", transform=axes.transAxes)
+    elif len(series) > 1:
         axes.legend()
     return _save(figure, path)
 

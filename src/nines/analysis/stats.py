@@ -122,8 +122,8 @@ def r2_of(x: np.ndarray, y: np.ndarray) -> float:
 def ols(x: np.ndarray, y: np.ndarray, names: Sequence[str], clusters: np.ndarray | None = None) -> Fit:
     """Fit ``y = a + x b`` by least squares; errors cluster-robust by ``clusters`` (default: by row).
 
-    ``x`` has one column per name.  A column that is constant, or an exact combination of the
-    others, cannot be told apart and is refused with its name.
+    ``x`` has one column per name.  A column that is constant, or an exact combination of
+    others, cannot be told apart: the fit is refused, naming the features involved.
     """
     y = np.asarray(y, dtype=float)
     design = _design(x)
@@ -136,9 +136,9 @@ def ols(x: np.ndarray, y: np.ndarray, names: Sequence[str], clusters: np.ndarray
         raise ValueError(f"{n} rows cannot fit {k} coefficients")
     rank = np.linalg.matrix_rank(design)
     if rank < k:
-        for j in range(1, k):
-            if np.linalg.matrix_rank(np.delete(design, j, axis=1)) == rank:
-                raise ValueError(f"feature {names[j - 1]!r} is constant or a combination of the others here")
+        involved = [names[j - 1] for j in range(1, k) if np.linalg.matrix_rank(np.delete(design, j, axis=1)) == rank]
+        listed = ", ".join(repr(name) for name in involved)
+        raise ValueError(f"the features {listed} cannot be told apart here: one is constant or a combination of others")
     xtx_inv = np.linalg.inv(design.T @ design)
     beta = xtx_inv @ (design.T @ y)
     residuals = y - design @ beta
