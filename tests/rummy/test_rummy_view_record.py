@@ -152,3 +152,22 @@ def test_records_replay_and_a_tampered_record_does_not(players: int) -> None:
     discard["card"] = "JK" if discard["card"] != "JK" else "2C"
     with pytest.raises(RecordError):
         replay(bad)
+
+
+def test_a_clone_is_independent_of_its_original() -> None:
+    import copy
+
+    state = midway(players=5, seed=2, steps=40)
+    before = json.dumps([state.record(), [state.view(s).to_dict() for s in state.seats]])
+    for twin in (state.clone(), copy.deepcopy(state)):
+        assert isinstance(twin, RummyState)
+        assert twin.record() == state.record()
+        rng = random.Random(1)
+        while not twin.is_over:
+            twin.apply(rng.choice(twin.legal_actions()))
+        assert json.dumps([state.record(), [state.view(s).to_dict() for s in state.seats]]) == before
+    # and the original still plays the same as a fresh replay of its record
+    rng = random.Random(1)
+    twin = state.clone()
+    state.apply(rng.choice(state.legal_actions()))
+    assert twin.record() != state.record()

@@ -7,6 +7,7 @@ the set-up in :mod:`.deal`, the scores in :mod:`.scoring`.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -109,6 +110,34 @@ class Deal:
     def indicator(self) -> Card:
         return self.wilds.indicator
 
+    def copy(self) -> Deal:
+        """An independent copy of a hand in progress (cards and entries are never changed in place)."""
+        return Deal(
+            number=self.number,
+            starter=self.starter,
+            wilds=self.wilds,
+            indicator_turned=self.indicator_turned,
+            dealt=self.dealt,  # as dealt: never changed
+            first_discard=self.first_discard,
+            stock_dealt=self.stock_dealt,  # as set up: never changed
+            hands={seat: list(cards) for seat, cards in self.hands.items()},
+            stock=list(self.stock),
+            discard_pile=list(self.discard_pile),
+            table=self.table.copy(),
+            to_act=self.to_act,
+            turn=self.turn,
+            opened=list(self.opened),
+            held={seat: Counter(cards) for seat, cards in self.held.items()},
+            phase=self.phase,
+            drawn=self.drawn,
+            reshuffles=list(self.reshuffles),
+            actions=list(self.actions),
+            public=list(self.public),
+            preset=self.preset,
+            result=self.result,
+            scores_after=self.scores_after,
+        )
+
 
 class RummyState(GameState):
     """A whole session of Nines rummy under the given options."""
@@ -132,6 +161,22 @@ class RummyState(GameState):
         else:
             # The first starter is chosen at random (from the seed) unless an option names one.
             self._start_deal(opts.first_starter or self.rng.choice(opts.seats))
+
+    def clone(self) -> RummyState:
+        """An independent copy; a closed hand never changes, so clones share it."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.log = list(self.log)
+        twin.totals = dict(self.totals)
+        twin.deals = [deal if deal.phase == "done" else deal.copy() for deal in self.deals]
+        twin._winners = list(self._winners)
+        # the position's legal actions are immutable values: the twin may share them
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RummyState:
+        return self.clone()
 
     # -- seats and turn ---------------------------------------------------------------
 

@@ -9,7 +9,7 @@ it.  Never the stock's order or another player's hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ...cards import Card
@@ -42,6 +42,15 @@ class Move:
     """The set laid, extended or swapped in."""
     took: Card | None = None
     """The wild a swap took into the hand."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "action": self.action,
+            "drew": None if self.drew is None else self.drew.code,
+            "set": self.set,
+            "took": None if self.took is None else self.took.code,
+        }
 
 
 @dataclass(frozen=True)
@@ -102,4 +111,9 @@ class RummyView:
     game: str = "rummy"
 
     def to_dict(self) -> dict[str, Any]:
-        return plain(self)
+        """Plain JSON-able data (cards as codes); the moves, which grow all hand long, the quick way."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = [move.to_dict() for move in value] if f.name == "moves" else plain(value)
+        return out
