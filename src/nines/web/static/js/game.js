@@ -51,6 +51,7 @@ async function boot() {
   drawText();
   onLangChange(drawText);
   if (tableId) {
+    main.classList.add("has-table");
     const renderer = (await import(`./games/${game}.js`)).default;
     const shell = new TableShell(tableSection, renderer, game, tableId);
     shell.start();

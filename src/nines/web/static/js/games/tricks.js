@@ -57,14 +57,13 @@ export function trickArea(ctx, pos) {
   const newest = ctx.last && ctx.last.action.startsWith("play ") ? ctx.last.action.slice(5) : null;
   for (const [seat, code] of trick.plays) {
     const fresh = !finished && code === newest;
-    const wrap = h("div", { class: `trick-slot slot-${pos[seat]}${fresh ? ` fly-${pos[seat]}` : ""}` }, cardEl(code));
-    if (finished && trick.winner === seat) wrap.classList.add("winner");
+    const won = finished && trick.winner === seat;
+    // a finished trick stays until the next lead, its winning card marked with who took it
+    const card = cardEl(code, { tag: won ? t("table.wonBy", { name: ctx.seatLabel(seat) }) : null });
+    const wrap = h("div", { class: `trick-slot slot-${pos[seat]}${fresh ? ` fly-${pos[seat]}` : ""}${won ? " winner" : ""}` }, card);
     area.append(wrap);
   }
-  if (finished) {
-    area.classList.add("finished");
-    area.append(h("div", { class: "trick-note" }, t("table.wonBy", { name: ctx.seatLabel(trick.winner) })));
-  }
+  if (finished) area.classList.add("finished");
   return area;
 }
 
