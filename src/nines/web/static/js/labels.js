@@ -73,6 +73,13 @@ const CHOICES = {
   declarer: ["the declarer", "le déclarant"],
 };
 
+const PLAYERS = {
+  random: ["random moves", "coups au hasard"],
+  basic: ["basic", "simple"],
+  ismcts: ["strong (IS-MCTS search)", "fort (recherche IS-MCTS)"],
+  expert: ["expert (exact solver)", "expert (solveur exact)"],
+};
+
 function humanize(name) {
   const text = String(name).replace(/[-_]/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -87,3 +94,4 @@ function choose(table, key) {
 export const presetLabel = (name) => choose(PRESETS, name);
 export const optionLabel = (name) => choose(OPTIONS, name);
 export const choiceLabel = (value) => (CHOICES[value] ? choose(CHOICES, value) : String(value));
+export const playerLabel = (name) => (PLAYERS[name] ? choose(PLAYERS, name) : String(name));

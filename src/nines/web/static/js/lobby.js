@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t } from "./i18n.js";
 import { prefs, rememberSeat } from "./prefs.js";
+import { playerLabel } from "./labels.js";
 
 export function lobbyList() {
   const box = h("div", { class: "lobby", "aria-live": "polite" });
@@ -37,7 +38,7 @@ export function lobbyList() {
           h("span", { class: "muted" }, t("lobby.seq", { n: table.seq }))),
         h("div", { class: "table-item-seats" },
           table.seats.map((s) => h("span", { class: `seat-pill ${s.kind}` },
-            `${seatName(s.seat)}: `, s.kind === "open" ? t("seat.open") : s.kind === "bot" ? t("seat.bot", { name: s.bot }) : (s.name || t("seat.guest"))))),
+            `${seatName(s.seat)}: `, s.kind === "open" ? t("seat.open") : s.kind === "bot" ? t("seat.bot", { name: playerLabel(s.bot) }) : (s.name || t("seat.guest"))))),
         h("div", { class: "table-item-actions" },
           open.map((s) => h("button", { type: "button", class: "button small", onclick: () => take(table, s.seat) }, t("lobby.take", { seat: seatName(s.seat) }))),
           h("a", { class: "button small quiet", href: `/${table.game}?t=${encodeURIComponent(table.id)}` }, t("lobby.watch")))));

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { append, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t } from "./i18n.js";
-import { choiceLabel, optionLabel, presetLabel } from "./labels.js";
+import { choiceLabel, optionLabel, playerLabel, presetLabel } from "./labels.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
 export const SPEEDS = [
@@ -125,7 +125,7 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
     const select = h("select", { id, name: `seat-${seat}`, "data-seat": seat });
     select.append(h("option", { value: "me", selected: choice.kind === "me" }, t("setup.me")));
     for (const bot of state.game.players) {
-      select.append(h("option", { value: `bot:${bot}`, selected: choice.kind === "bot" && choice.bot === bot }, t("setup.bot", { name: bot })));
+      select.append(h("option", { value: `bot:${bot}`, selected: choice.kind === "bot" && choice.bot === bot }, t("setup.bot", { name: playerLabel(bot) })));
     }
     select.append(h("option", { value: "open", selected: choice.kind === "open" }, t("setup.open")));
     select.addEventListener("change", () => {

@@ -8,6 +8,7 @@ import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
 import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
 import { SPEEDS } from "./setup.js";
+import { playerLabel } from "./labels.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -245,7 +246,7 @@ export class TableShell {
       const hint = this.hint;
       this.actionsBox.append(h("div", { class: "hint-box", role: "status" },
         hint.pending ? hint.reason : [
-          h("strong", {}, t("table.hintFrom", { player: hint.player }), ": "),
+          h("strong", {}, t("table.hintFrom", { player: playerLabel(hint.player) }), ": "),
           h("code", {}, hint.action), " — ", hint.reason]));
     }
     if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
@@ -342,7 +343,7 @@ export class TableShell {
       h("span", { class: "seat-row-seat" }, seatName(seat.seat)),
       h("span", { class: "seat-row-name" },
         seat.seat === this.message.you ? `${seat.name || t("seat.guest")} (${t("seat.you")})`
-          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: seat.bot }) : (seat.name || t("seat.guest"))))));
+          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))))));
   }
 
   // -- dialogs -------------------------------------------------------------------------------------
