@@ -7,7 +7,8 @@ import json
 import polars as pl
 from typer.testing import CliRunner
 
-from nines.analysis.elyigit_report import CLAIMS, PLOTS as ELYIGIT_PLOTS
+from nines.analysis.elyigit_report import CLAIMS
+from nines.analysis.elyigit_report import PLOTS as ELYIGIT_PLOTS
 from nines.analysis.neuf_report import PLOTS as NEUF_PLOTS
 from nines.cli import app
 

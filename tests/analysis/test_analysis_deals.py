@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nines.cards import ace_high, ace_low, deck_36, deck_52, format_deal, format_hand
 from nines.analysis.deals import (
     ELYIGIT_RANKS,
     ELYIGIT_SEATS,
@@ -16,6 +15,7 @@ from nines.analysis.deals import (
     hands_array,
     neuf_deal,
 )
+from nines.cards import ace_high, ace_low, deck_36, deck_52, format_deal, format_hand
 
 
 def test_a_deal_depends_on_its_seed_and_number_only():

@@ -5,18 +5,18 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from nines.cards import SUITS, Card, Suit, ace_low, deck_36, format_deal, parse_hand
-from nines.solver import solve
 from nines.analysis.deals import ELYIGIT_SEATS, elyigit_deal
 from nines.analysis.elyigit import HAND_FEATURES, TRICKS_COLUMNS, ElyigitStudy, feature_rows
 from nines.analysis.store import Chunk
+from nines.cards import SUITS, Card, Suit, ace_low, deck_36, format_deal, parse_hand
+from nines.solver import solve
 
 
 def _reference(cards: list[Card], trump: Suit) -> dict[str, int]:
     """The features read off a hand one card at a time, as a person would count them."""
     length = {suit: sum(card.suit is suit for card in cards) for suit in SUITS}
     side = [suit for suit in SUITS if suit is not trump]
-    rank = lambda value: sum(card.rank.value == value for card in cards)  # noqa: E731
+    rank = lambda value: sum(card.rank.value == value for card in cards)
     return {
         "side_voids": sum(length[s] == 0 for s in side),
         "side_singletons": sum(length[s] == 1 for s in side),

@@ -6,12 +6,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from nines.cards import Suit, ace_high, format_deal
-from nines.solver import solve
 from nines.analysis.deals import NEUF_SEATS, neuf_deal
 from nines.analysis.neuf import NeufStudy, parse_trumps, value_column
 from nines.analysis.neuf_report import analyse_neuf, statements
 from nines.analysis.store import Chunk
+from nines.cards import Suit, ace_high, format_deal
+from nines.solver import solve
 
 
 def test_trumps_are_read_in_order_and_once():
@@ -64,7 +64,7 @@ def test_the_summary_of_a_known_table():
     spread = np.maximum(own, 6) - np.minimum(own, 4)
     assert hearts.within_spread.mean == pytest.approx(spread.mean())
     assert (nt.gain.mean, nt.oracle.mean, nt.own_sd, nt.quota_share) == (-2.0, 0.0, 0.0, 1.0)
-    estimate, low, high = analysis.spread_difference
+    estimate, low, _ = analysis.spread_difference
     assert estimate == pytest.approx(own.std(ddof=1)) and low > 0
     assert any("trumps spread the tricks wider" in line for line in statements(analysis))
     by_own = {g.value: g.mean for g in analysis.gain_by_own["a trump suit"]}

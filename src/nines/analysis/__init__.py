@@ -22,9 +22,9 @@ from .stats import Fit, ols
 from .store import Chunk, RunFolder, RunFolderError, plan_chunks
 
 __all__ = [
-    "Chunk",
     "DEFAULT_CHUNK",
     "DEFAULT_DEALS",
+    "Chunk",
     "ElyigitAnalysis",
     "ElyigitStudy",
     "Fit",

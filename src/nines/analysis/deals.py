@@ -16,15 +16,15 @@ import numpy as np
 from ..cards import SUITS, Card, deck_36, deck_52
 
 __all__ = [
+    "ELYIGIT_RANKS",
     "ELYIGIT_SEATS",
+    "NEUF_RANKS",
     "NEUF_SEATS",
     "NEUF_SPARE",
     "deal_rng",
     "elyigit_deal",
-    "neuf_deal",
     "hands_array",
-    "ELYIGIT_RANKS",
-    "NEUF_RANKS",
+    "neuf_deal",
 ]
 
 ELYIGIT_SEATS: tuple[str, ...] = ("N", "E", "S", "W")

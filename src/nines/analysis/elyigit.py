@@ -24,10 +24,10 @@ from .store import Chunk
 __all__ = [
     "DECLARER",
     "DUMMY",
-    "LEADER",
-    "TRUMPS",
-    "TRICKS_COLUMNS",
     "HAND_FEATURES",
+    "LEADER",
+    "TRICKS_COLUMNS",
+    "TRUMPS",
     "ElyigitStudy",
     "feature_rows",
 ]

@@ -18,7 +18,7 @@ import polars as pl
 
 from .store import Chunk
 
-__all__ = ["Study", "Executor", "LocalExecutor", "RayExecutor", "solve_chunk", "make_executor"]
+__all__ = ["Executor", "LocalExecutor", "RayExecutor", "Study", "make_executor", "solve_chunk"]
 
 
 class Study(Protocol):

@@ -27,7 +27,7 @@ from ..solver.position import parse_trump_text
 from .deals import NEUF_SEATS, NEUF_SPARE, neuf_deal
 from .store import Chunk
 
-__all__ = ["DEALER", "FIRST", "TRUMP_CYCLE", "VALUES", "NeufStudy", "value_column", "parse_trumps"]
+__all__ = ["DEALER", "FIRST", "TRUMP_CYCLE", "VALUES", "NeufStudy", "parse_trumps", "value_column"]
 
 DEALER, FIRST = "E", "S"
 TRUMP_CYCLE: tuple[str, ...] = ("H", "D", "C", "S", "NT")

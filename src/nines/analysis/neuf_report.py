@@ -20,7 +20,7 @@ from .plots import histogram_plot, means_plot
 from .report import SUMMARY, RunContext, markdown_table, run_section, write_results
 from .stats import GroupMean, group_means, mean_ci
 
-__all__ = ["QUOTA", "TrumpSummary", "NeufAnalysis", "analyse_neuf", "statements", "write_neuf_report"]
+__all__ = ["QUOTA", "NeufAnalysis", "TrumpSummary", "analyse_neuf", "statements", "write_neuf_report"]
 
 QUOTA = 4
 """Tricks each of the three players needs (the standard game)."""

@@ -23,9 +23,9 @@ from .runner import RunStats, run_study
 from .store import RunFolder
 
 __all__ = [
+    "DEALS_FILE",
     "DEFAULT_CHUNK",
     "DEFAULT_DEALS",
-    "DEALS_FILE",
     "ROWS_FILE",
     "Outcome",
     "analyze_elyigit",

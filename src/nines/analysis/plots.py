@@ -9,19 +9,19 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from .stats import Coefficient, GroupMean  # noqa: E402
+from .stats import Coefficient, GroupMean
 
-__all__ = ["means_plot", "coefficient_plot", "histogram_plot"]
+__all__ = ["coefficient_plot", "histogram_plot", "means_plot"]
 
 _DPI = 110
 
 
 def _save(figure: plt.Figure, path: Path) -> Path:
     figure.tight_layout()
-    figure.savefig(path, dpi=_DPI)
+    figure.savefig(path, dpi=_DPI, bbox_inches="tight")
     plt.close(figure)
     return path
 
@@ -77,7 +77,8 @@ def coefficient_plot(
     axes.set_title(title)
     axes.grid(axis="x", alpha=0.3)
     if len(series) > 1:
-        axes.legend(loc="lower right")
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.55 / (0.45 * len(names) + 1.4)), ncol=len(series),
+                    frameon=False)
     return _save(figure, path)
 
 

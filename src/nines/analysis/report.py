@@ -10,7 +10,7 @@ from typing import Any
 
 from .runner import RunStats
 
-__all__ = ["RunContext", "markdown_table", "run_section", "write_results", "SUMMARY", "RESULTS"]
+__all__ = ["RESULTS", "SUMMARY", "RunContext", "markdown_table", "run_section", "write_results"]
 
 SUMMARY = "summary.md"
 RESULTS = "results.json"

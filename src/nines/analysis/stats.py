@@ -23,11 +23,11 @@ __all__ = [
     "GroupMean",
     "Importance",
     "cluster_ids",
-    "ols",
-    "importance",
-    "r2_of",
     "group_means",
+    "importance",
     "mean_ci",
+    "ols",
+    "r2_of",
 ]
 
 Z95 = 1.959963984540054

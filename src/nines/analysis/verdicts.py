@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .stats import Coefficient, Fit
 
-__all__ = ["SUPPORTED", "NOT_SUPPORTED", "UNCLEAR", "Verdict", "ranks_first", "near_zero", "fmt", "fmt_ci"]
+__all__ = ["NOT_SUPPORTED", "SUPPORTED", "UNCLEAR", "Verdict", "fmt", "fmt_ci", "near_zero", "ranks_first"]
 
 SUPPORTED = "supported"
 NOT_SUPPORTED = "not supported"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -104,9 +103,9 @@ def _show_elyigit(analysis: ElyigitAnalysis) -> None:
 def elyigit(
     deals: int = typer.Option(DEFAULT_DEALS["elyigit"], "--deals", "-n", help="Random deals to solve (each for all four trumps)."),
     seed: int = SeedOpt,
-    workers: Optional[int] = WorkersOpt,
-    ray: Optional[str] = RayOpt,
-    out: Optional[Path] = OutOpt,
+    workers: int | None = WorkersOpt,
+    ray: str | None = RayOpt,
+    out: Path | None = OutOpt,
     chunk_size: int = typer.Option(DEFAULT_CHUNK["elyigit"], "--chunk-size", help="Deals per chunk (the unit of resuming)."),
     progress: bool = ProgressOpt,
 ) -> None:
@@ -141,9 +140,9 @@ def neuf(
     deals: int = typer.Option(DEFAULT_DEALS["neuf"], "--deals", "-n", help="Random deals to solve (four solves per trump)."),
     seed: int = SeedOpt,
     trumps: str = typer.Option(",".join(TRUMP_CYCLE), "--trumps", help="Trumps to solve, comma-separated (S H D C NT)."),
-    workers: Optional[int] = WorkersOpt,
-    ray: Optional[str] = RayOpt,
-    out: Optional[Path] = OutOpt,
+    workers: int | None = WorkersOpt,
+    ray: str | None = RayOpt,
+    out: Path | None = OutOpt,
     chunk_size: int = typer.Option(DEFAULT_CHUNK["neuf"], "--chunk-size", help="Deals per chunk (the unit of resuming)."),
     progress: bool = ProgressOpt,
 ) -> None:
