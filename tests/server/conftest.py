@@ -6,16 +6,15 @@ import shutil
 import socket
 import subprocess
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-
-import warnings
 
 import pytest
 
 # Starlette prefers the httpx2 fork but works with httpx, the dependency the project lists.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`", category=Warning)
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
 from nines.server import ServerConfig, create_app
 

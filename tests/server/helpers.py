@@ -11,7 +11,6 @@ from typing import Any
 from starlette.testclient import TestClient
 
 
-
 def create_table(client: TestClient, game: str, seats: dict[str, Any], **extra: Any) -> dict[str, Any]:
     body = {"game": game, "seats": seats, **extra}
     response = client.post("/api/tables", json=body)
@@ -62,7 +61,7 @@ class Socket:
     def __enter__(self) -> Socket:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def send(self, message: dict[str, Any] | str) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from starlette.testclient import TestClient
 
-from .helpers import Socket, create_table, me_and_bots, pick, state_of, wait_for
+from .helpers import Socket, create_table, me_and_bots, pick, state_of
 
 
 def test_a_restart_in_the_middle_of_a_deal_resumes_it(make_client: Callable[..., TestClient]) -> None:

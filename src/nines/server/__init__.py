@@ -6,4 +6,4 @@
 from .app import create_app
 from .config import ServerConfig
 
-__all__ = ["create_app", "ServerConfig"]
+__all__ = ["ServerConfig", "create_app"]

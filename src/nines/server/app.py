@@ -296,7 +296,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             hello = Hello.model_validate_json(first)
             table = await manager.get(table_id)
             seat = manager.authenticate(table, hello.seat, hello.token)
-        except (asyncio.TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
+        except (TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
             if isinstance(error, WebSocketDisconnect):
                 return
             code = error.code if isinstance(error, TableError) else ErrorCode.MALFORMED
@@ -359,4 +359,4 @@ def _safe_url(url: str) -> str:
     return url
 
 
-__all__ = ["create_app", "GAME_MODULES"]
+__all__ = ["GAME_MODULES", "create_app"]

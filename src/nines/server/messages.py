@@ -11,7 +11,7 @@ Server to client: ``state`` after every change (the receiver's own view only),
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -57,7 +57,7 @@ class SetPace(Strict):
     delay_ms: int = Field(ge=0, le=5000)
 
 
-ClientMessage = Annotated[Union[Hello, Act, AskHint, SetPace], Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Act | AskHint | SetPace, Field(discriminator="type")]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 
 

@@ -17,13 +17,12 @@ import hmac
 import random
 import secrets
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..bots import Player, UnknownPlayer, make_player
+from ..bots import Player, make_player
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
 from . import fronts
@@ -43,7 +42,7 @@ from .messages import (
     TableInfo,
 )
 from .pubsub import Broker, TableEvent
-from .store import DealStat, MatchStat, SeatTaken, SeqConflict, StoredAction, StoredSeat, StoredTable, Store
+from .store import DealStat, MatchStat, SeatTaken, SeqConflict, Store, StoredAction, StoredSeat, StoredTable
 
 CLAIM_TTL_S = 20
 
@@ -325,7 +324,7 @@ class TableManager:
             invite=secrets.token_urlsafe(9),
             status="playing",
             winners=[],
-            created_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
+            created_at=dt.datetime.now(dt.UTC).replace(tzinfo=None),
             seats=stored_seats,
         )
         await asyncio.to_thread(self.store.insert_table, stored)

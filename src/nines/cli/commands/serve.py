@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,12 +12,12 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for every interface)."),
         port: int = typer.Option(8000, "--port", help="Port to listen on."),
-        database_url: Optional[str] = typer.Option(
+        database_url: str | None = typer.Option(
             None, "--database-url", envvar="NINES_DATABASE_URL",
             help="SQLAlchemy URL of the database (default: a SQLite file in --data-dir; postgresql://... also works).",
         ),
         data_dir: Path = typer.Option(Path("data"), "--data-dir", help="Folder for the default SQLite file."),
-        redis_url: Optional[str] = typer.Option(
+        redis_url: str | None = typer.Option(
             None, "--redis-url", envvar="NINES_REDIS_URL",
             help="Share table events with other server processes through Redis pub/sub (redis://host:port/0).",
         ),
