@@ -15,6 +15,10 @@ and court ranks, 14 the high ace.  A run is an unbroken stretch of positions.  W
 set of cards could lie either way (an ace with every rank from two to king), the ace
 is taken as low: the run then waits for its high ace, which changes nothing a player
 can do with it.
+
+A set is the cards laid and the cards they stand for; which wild sits in which place
+follows a rule (:func:`pair_wilds`), so every set has one written form and the
+enumeration lists each set once.
 """
 
 from __future__ import annotations
@@ -482,7 +486,6 @@ def fillers(want: Card, available: Counter[Card] | Pool, wilds: Wilds) -> list[P
 
 __all__ = [
     "HIGH_ACE",
-    "JOKER",
     "LOW_ACE",
     "MONKEY_MAX",
     "MONKEY_MIN",

@@ -56,7 +56,8 @@ class PresetHand:
     Cards may be given as :class:`Card` or as codes.  ``turn`` is how many turns have
     already been played (the number of players or more: the first round is over);
     ``table`` lists ``(owner, "7H 8H JK=9H TH")`` sets already laid (their owners have
-    opened); ``held`` lists wilds each seat is holding after a swap.
+    opened); ``held`` lists wilds each seat is holding after a swap.  The record of a match
+    begun from a preset says so (``"preset": true``); it cannot be replayed from its seed.
     """
 
     starter: str
