@@ -1,13 +1,16 @@
-"""A plainly written reference for the solver tests: the play rules and a brute-force
-minimax over every legal card (no pruning, no equivalences), memoized on the position.
+"""A plainly written reference for the solver tests: the play rules written again from
+RULES.md, and a brute-force minimax over every legal card (no pruning, no equivalent
+cards, no bounds), memoized on the whole position.
 
-It shares no code with the solver: the rules are written again here from RULES.md.
+It shares no code with the solver.  Hands are sets of card numbers (``suit * 13 +
+strength``, strength 0 the game's weakest rank) kept in plain Python ints as bit sets,
+only so that memoizing is cheap.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -22,98 +25,147 @@ class Game:
     form: str
     seats: tuple[str, ...]
     strength: Strength
+    lowest: int
     elyigit: bool
     deck: tuple[Card, ...]
 
+    def number(self, card: Card) -> int:
+        assert card.suit is not None and card.rank is not None
+        return card.suit.index * 13 + self.strength(card.rank) - self.lowest
 
-ELYIGIT = Game("elyigit", "partners", ("N", "E", "S", "W"), ace_low, True, tuple(deck_36()))
-NEUF3 = Game("neuf", "three", ("S", "W", "E"), ace_high, False, tuple(deck_52()))
-NEUF_PARTNERS = Game("neuf", "partners", ("N", "E", "S", "W"), ace_high, False, tuple(deck_52()))
-NEUF_INDIVIDUAL = Game("neuf", "individual", ("N", "E", "S", "W"), ace_high, False, tuple(deck_52()))
+    def card(self, number: int) -> Card:
+        suit, strength = divmod(number, 13)
+        rank = next(r for r in Rank if self.strength(r) == strength + self.lowest)
+        return Card(rank, SUITS[suit])
+
+
+ELYIGIT = Game("elyigit", "partners", ("N", "E", "S", "W"), ace_low, 1, True, tuple(deck_36()))
+NEUF3 = Game("neuf", "three", ("S", "W", "E"), ace_high, 2, False, tuple(deck_52()))
+NEUF_PARTNERS = Game("neuf", "partners", ("N", "E", "S", "W"), ace_high, 2, False, tuple(deck_52()))
+NEUF_INDIVIDUAL = Game("neuf", "individual", ("N", "E", "S", "W"), ace_high, 2, False, tuple(deck_52()))
 ALL_GAMES = (ELYIGIT, NEUF3, NEUF_PARTNERS, NEUF_INDIVIDUAL)
 
+SUIT_BITS = [((1 << 13) - 1) << (13 * s) for s in range(4)]
 
-def power(card: Card, strength: Strength) -> int:
-    assert card.rank is not None
-    return strength(card.rank)
+
+def _cards(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def legal_numbers(hand: int, table: Sequence[int], trump: int | None, elyigit: bool) -> list[int]:
+    """The card numbers of ``hand`` that may be played to ``table`` (led card first)."""
+    if not table:
+        return _cards(hand)
+    led = table[0] // 13
+    follow = hand & SUIT_BITS[led]
+    if not elyigit:
+        return _cards(follow or hand)
+    if follow:
+        # follow suit, and beat the best card of the led suit on the table if you can
+        best = max(c for c in table if c // 13 == led)
+        higher = [c for c in _cards(follow) if c > best]
+        return higher or _cards(follow)
+    trumps = hand & SUIT_BITS[trump] if trump is not None else 0
+    if not trumps:
+        return _cards(hand)  # neither the led suit nor a trump: anything
+    down = [c for c in table if c // 13 == trump]
+    if not down:
+        return _cards(trumps)  # void: trump
+    over = [c for c in _cards(trumps) if c > max(down)]
+    return over or _cards(trumps)  # over-trump if you can, else under-trump
 
 
 def legal(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None, game: Game) -> list[Card]:
-    """The cards of ``hand`` that may be played to ``trick`` (led card first)."""
-    if not trick:
-        return list(hand)
-    led = trick[0].suit
-    follow = [c for c in hand if c.suit == led]
-    if not game.elyigit:
-        return follow or list(hand)
-    if follow:
-        top = max(power(c, game.strength) for c in trick if c.suit == led)
-        higher = [c for c in follow if power(c, game.strength) > top]
-        return higher or follow
-    trumps = [c for c in hand if trump is not None and c.suit == trump]
-    if not trumps:
-        return list(hand)
-    down = [power(c, game.strength) for c in trick if c.suit == trump]
-    if not down:
-        return trumps
-    over = [c for c in trumps if power(c, game.strength) > max(down)]
-    return over or trumps
+    bits = sum(1 << game.number(card) for card in hand)
+    numbers = legal_numbers(bits, [game.number(card) for card in trick], None if trump is None else trump.index, game.elyigit)
+    return [game.card(n) for n in numbers]
 
 
-def winner(trick: Sequence[Card], trump: Suit | None, strength: Strength) -> int:
+def winner(table: Sequence[int], trump: int | None) -> int:
+    """Index of the winning card: the highest trump, else the highest card of the led suit."""
     best = 0
-    for i, card in enumerate(trick):
-        top = trick[best]
-        if card.suit == top.suit and power(card, strength) > power(top, strength):
-            best = i
-        elif card.suit == trump and top.suit != trump:
+    for i, card in enumerate(table):
+        top = table[best]
+        if card // 13 == top // 13:
+            if card > top:
+                best = i
+        elif trump is not None and card // 13 == trump:
             best = i
     return best
 
 
 def brute_value(
     game: Game,
-    hands: dict[str, Sequence[Card]],
+    hands: Mapping[str, Sequence[Card]],
     trump: Suit | None,
     leader: str,
     played: Sequence[Card],
     counted: frozenset[str],
 ) -> int:
-    """Most tricks the seats in ``counted`` take of the remaining ones (current trick included)."""
+    """Most tricks the seats in ``counted`` take of the remaining ones (current trick included),
+    the other seats playing together against them."""
     seats = game.seats
     n = len(seats)
+    tr = None if trump is None else trump.index
+    mine = tuple(seat in counted for seat in seats)
 
     @lru_cache(maxsize=None)
-    def value(held: tuple[frozenset[Card], ...], lead: int, table: tuple[Card, ...]) -> int:
+    def value(held: tuple[int, ...], lead: int, table: tuple[int, ...]) -> int:
         if len(table) == n:
-            w = (lead + winner(table, trump, game.strength)) % n
-            return (seats[w] in counted) + value(held, w, ())
+            w = (lead + winner(table, tr)) % n
+            return mine[w] + value(held, w, ())
         p = (lead + len(table)) % n
         if not held[p]:
             return 0
-        results = []
-        for card in legal(sorted(held[p]), table, trump, game):
-            after = held[:p] + (held[p] - {card},) + held[p + 1 :]
-            results.append(value(after, lead, table + (card,)))
-        return max(results) if seats[p] in counted else min(results)
+        results = [
+            value(held[:p] + (held[p] & ~(1 << card),) + held[p + 1 :], lead, table + (card,))
+            for card in legal_numbers(held[p], table, tr, game.elyigit)
+        ]
+        return max(results) if mine[p] else min(results)
 
-    held = tuple(frozenset(hands[s]) for s in seats)
-    return value(held, seats.index(leader), tuple(played))
+    held = tuple(sum(1 << game.number(card) for card in hands[seat]) for seat in seats)
+    return value(held, seats.index(leader), tuple(game.number(card) for card in played))
 
 
-def random_ending(game: Game, rng: random.Random, tricks: int, in_progress: int = 0):
-    """Random hands of ``tricks`` cards, a random trump and leader, and ``in_progress`` cards
-    already played legally to the current trick.  Returns (hands, trump, leader, played)."""
+def brute_scores(
+    game: Game,
+    hands: Mapping[str, Sequence[Card]],
+    trump: Suit | None,
+    leader: str,
+    played: Sequence[Card],
+    counted: frozenset[str],
+) -> dict[Card, int]:
+    """For each legal card of the seat to play: the counted seats' tricks after it."""
+    seats = game.seats
+    mover = seats[(seats.index(leader) + len(played)) % len(seats)]
+    out = {}
+    for card in legal(hands[mover], played, trump, game):
+        after = dict(hands)
+        after[mover] = [c for c in hands[mover] if c != card]
+        out[card] = brute_value(game, after, trump, leader, [*played, card], counted)
+    return out
+
+
+def random_ending(game: Game, rng: random.Random, tricks: int, in_progress: int = 0, trump: Suit | None | str = "random"):
+    """Random hands of ``tricks`` cards, a random trump (unless given) and leader, and
+    ``in_progress`` cards already played legally to the current trick.
+    Returns (hands, trump, leader, played)."""
     n = len(game.seats)
     cards = rng.sample(game.deck, n * tricks)
     hands = {seat: cards[i * tricks : (i + 1) * tricks] for i, seat in enumerate(game.seats)}
-    trump = rng.choice([None, *SUITS])
+    if trump == "random":
+        trump = rng.choice([None, *SUITS])
     leader = rng.choice(game.seats)
     played: list[Card] = []
     li = game.seats.index(leader)
     for k in range(in_progress):
         seat = game.seats[(li + k) % n]
-        choice = rng.choice(legal(sorted(hands[seat]), played, trump, game))
+        choice = rng.choice(legal(hands[seat], played, trump, game))  # type: ignore[arg-type]
         hands[seat] = [c for c in hands[seat] if c != choice]
         played.append(choice)
     return hands, trump, leader, played

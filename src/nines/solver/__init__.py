@@ -20,7 +20,7 @@ the techniques.
 
 from __future__ import annotations
 
-from .api import DEFAULT_TABLE_MB, SolveResult, Solver, TableInfo, score_cards, solve
+from .api import DEFAULT_TABLE_MB, SolveResult, Solver, TableInfo, legal_cards, score_cards, solve
 from .batch import solve_many
 from .errors import SolverInputError
 from .games import GAMES
@@ -34,6 +34,7 @@ __all__ = [
     "Solver",
     "SolverInputError",
     "TableInfo",
+    "legal_cards",
     "make_position",
     "parse_trump_text",
     "position_from_deal",

@@ -17,7 +17,16 @@ from . import _core
 from .errors import SolverInputError
 from .position import Position, make_position
 
-__all__ = ["Solver", "SolveResult", "TableInfo", "solve", "score_cards", "DEFAULT_TABLE_MB", "MAX_DEFAULT_TABLE_MB"]
+__all__ = [
+    "Solver",
+    "SolveResult",
+    "TableInfo",
+    "solve",
+    "score_cards",
+    "legal_cards",
+    "DEFAULT_TABLE_MB",
+    "MAX_DEFAULT_TABLE_MB",
+]
 
 DEFAULT_TABLE_MB = 64
 """Transposition table limit of a :class:`Solver` unless told otherwise (per solver, so per thread)."""
@@ -150,6 +159,18 @@ class Solver:
 
     def info(self) -> TableInfo:
         return TableInfo(**self._core.info())
+
+
+def legal_cards(position: Position) -> list[Card]:
+    """The cards the seat to play may play now, by the rule the solver searches with."""
+    g = position.gdef
+    codes = _core.legal(
+        g.rule,
+        -1 if position.trump is None else position.trump.index,
+        g.masks(position.hands[position.to_play]),
+        [g.code(card) for card in position.played],
+    )
+    return sorted(g.card(code) for code in codes)
 
 
 def solve(

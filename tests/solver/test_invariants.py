@@ -1,0 +1,124 @@
+"""Properties every solve must have, on random full deals and endings of every form."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nines.cards import SUITS, deck_36, deck_52
+from nines.solver import Position, Solver, make_position, solve_many
+
+from .reference import ALL_GAMES, ELYIGIT, NEUF3, NEUF_PARTNERS, Game, random_ending
+
+
+def full_deal(game: Game, rng: random.Random, size: int | None = None) -> Position:
+    size = size or {"elyigit": 9, "neuf": 13}[game.name]
+    deck = deck_36() if game.name == "elyigit" else deck_52()
+    cards = rng.sample(deck, size * len(game.seats))
+    hands = {seat: cards[i * size : (i + 1) * size] for i, seat in enumerate(game.seats)}
+    return make_position(game.name, hands, rng.choice([None, *SUITS]), rng.choice(game.seats), form=game.form)
+
+
+def ending(game: Game, rng: random.Random, tricks: int) -> Position:
+    hands, trump, leader, played = random_ending(game, rng, tricks, rng.randrange(len(game.seats)))
+    return make_position(game.name, hands, trump, leader, played, form=game.form)
+
+
+@pytest.mark.parametrize("game", [ELYIGIT, NEUF_PARTNERS], ids=["elyigit", "neuf-partners"])
+def test_the_sides_share_the_tricks_left(game: Game) -> None:
+    rng = random.Random(f"sum/{game.name}")
+    solver = Solver(table_mb=16)
+    for i in range(40):
+        position = full_deal(game, rng, size=9 if game is ELYIGIT else 7) if i % 2 else ending(game, rng, 1 + i % 6)
+        result = solver.solve(position)
+        assert result.tricks["NS"] + result.tricks["EW"] == position.tricks_left
+        assert 0 <= result.tricks["NS"] <= position.tricks_left
+
+
+@pytest.mark.parametrize("game", ALL_GAMES, ids=lambda g: f"{g.name}-{g.form}")
+def test_card_scores_agree_with_the_value(game: Game) -> None:
+    """No card scores above the position's value for the side to play; the best card equals it."""
+    rng = random.Random(f"scores/{game.name}/{game.form}")
+    solver = Solver(table_mb=16)
+    for i in range(25):
+        position = ending(game, rng, 2 + i % 5)
+        mover = position.to_play
+        value = solver.value(position, position.side_of(mover))
+        scores = solver.score_cards(position)
+        assert scores, "the seat to play always has a legal card"
+        assert max(scores.values()) == value, str(position)
+        assert all(0 <= v <= value for v in scores.values())
+        assert set(scores) <= set(position.hands[mover])
+
+
+def test_paranoid_values_of_three_players_leave_at_least_the_tricks() -> None:
+    """Each player's paranoid value is a guarantee, so the three together cannot exceed the tricks."""
+    rng = random.Random("paranoid sum")
+    solver = Solver(table_mb=16)
+    for i in range(20):
+        position = ending(NEUF3, rng, 2 + i % 6)
+        result = solver.solve(position)
+        assert sum(result.tricks.values()) <= position.tricks_left
+        assert set(result.tricks) == {"S", "W", "E"}
+
+
+@pytest.mark.parametrize("game", ALL_GAMES, ids=lambda g: f"{g.name}-{g.form}")
+def test_a_position_gives_the_same_result_whatever_the_table_held(game: Game) -> None:
+    """Solve A, then B, then A again in one solver; a tiny table (constant replacement),
+    a fresh solver and a solver keying its table on every card all agree."""
+    rng = random.Random(f"history/{game.name}/{game.form}")
+    shared = Solver(table_mb=16)
+    tiny = Solver(table_mb=0.01)
+    for _ in range(6):
+        a = ending(game, rng, 6 if game.name == "neuf" and game.form != "three" else 7)
+        b = ending(game, rng, 6)
+        first = shared.solve(a, scores=True)
+        shared.solve(b, scores=True)
+        again = shared.solve(a, scores=True)
+        fresh = Solver(table_mb=16).solve(a, scores=True)
+        small = tiny.solve(a, scores=True)
+        exact_keys = Solver(table_mb=16, partition=False).solve(a)
+        assert first.tricks == again.tricks == fresh.tricks == small.tricks == exact_keys.tricks, str(a)
+        assert first.scores == again.scores == fresh.scores == small.scores
+
+
+def test_the_table_never_grows_past_its_limit() -> None:
+    rng = random.Random("memory")
+    solver = Solver(table_mb=1)
+    for _ in range(5):
+        solver.solve(full_deal(NEUF_PARTNERS, rng, size=8))
+        info = solver.info()
+        assert info.table_bytes <= info.limit_bytes == 1024 * 1024
+        assert info.active_bytes <= info.table_bytes
+        assert info.entries > 0
+
+
+def test_an_unrelated_deal_starts_from_an_empty_table() -> None:
+    rng = random.Random("clearing")
+    solver = Solver(table_mb=8)
+    first = full_deal(ELYIGIT, rng)
+    solver.solve(first)
+    assert solver.info().entries > 0
+    solver.clear()
+    assert solver.info().entries == 0
+    # a continuation of the deal keeps the table; another deal empties it before solving
+    solver.solve(first)
+    kept = solver.info().entries
+    solver.solve(first)
+    assert solver.info().entries >= kept
+    other = full_deal(ELYIGIT, rng, size=2)
+    solver.solve(other)
+    assert solver.info().entries < kept
+
+
+def test_solve_many_matches_one_by_one_in_order() -> None:
+    rng = random.Random("batch")
+    positions = [full_deal(ELYIGIT, rng) for _ in range(24)] + [ending(NEUF3, rng, 5) for _ in range(6)]
+    one = Solver()
+    expected = [one.solve(p).tricks for p in positions]
+    results = solve_many(positions, workers=2, progress=False)
+    assert [r.tricks for r in results] == expected
+    assert [r.position for r in results] == positions
+    single = solve_many(positions[:3], workers=1, progress=True)
+    assert [r.tricks for r in single] == expected[:3]
