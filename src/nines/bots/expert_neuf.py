@@ -3,23 +3,23 @@
 It plays from its view like a person: it deals the cards it has not seen in ways
 consistent with everything it knows (:class:`~nines.bots.neuf_worlds.NeufKnowledge`:
 its hand, the cards played, the voids shown, the hand it left in the exchange), and
-weighs each imagined deal by how well it explains what the others did in the
+draws those deals in proportion to how well they explain what the others did in the
 exchange (a player who kept probably liked their hand; a hand someone left in the
 centre is probably weak).  Then:
 
 * **card play** (perfect-information Monte Carlo): every legal card is scored by the
   exact solver in each sampled deal (the most tricks this player then makes against
-  the other two together), the scores are summed, and the best card is played;
-  the first cards of a deal, when solving a whole deal many times would take too
-  long, are chosen by a longer SO-ISMCTS search instead;
-* **the exchange**: its own hand is compared with the hand in the centre in each
-  sampled deal, both valued by :mod:`~nines.bots.neuf_hand_value` (a model fitted to
-  exactly solved deals, since solving whole deals is too slow to repeat here), and
-  the hand worth more on average is taken.
+  the other two together), the scores are summed, and the best card is played,
+  keeping trumps and high cards among equals;
+* **the exchange**: its own hand is compared with the hand in the centre in two
+  ways whose errors differ, and the two estimates are averaged: in a few sampled
+  deals both choices are solved from the first lead; and both hands are valued by
+  :mod:`~nines.bots.neuf_hand_value` (a model fitted to solved deals) over many
+  sampled centre hands.  The hand worth more is taken.
 
-The thinking budget (worlds per decision) is fixed in numbers, not seconds, so a
-seeded match always plays the same way; the defaults keep a decision under a second
-at the median on one core.
+The thinking budget (deals per decision) is fixed in numbers, not seconds, so a
+seeded match always plays the same way; the defaults keep decisions well under a
+second at the median on one core.
 """
 
 from __future__ import annotations
@@ -28,19 +28,18 @@ import math
 import random
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import Card, Suit, ace_high
 from ..games.neuf import Exchange, Keep, NeufView
 from ..games.tricks import Play
 from ..solver import Solver, make_position
 from .base import Decision
-from .ismcts import search
-from .ismcts_neuf import result_function
 from .neuf_basic import estimate_tricks
 from .neuf_hand_value import hand_value
 from .neuf_worlds import EXTRA, NeufKnowledge
-from .tricksim import ACE_HIGH_CARDS, FOLLOW_SUIT, NO_TRUMP
+from .sampling import resample
+from .tricksim import ACE_HIGH_CARDS, NO_TRUMP
 
 _local = threading.local()
 
@@ -53,27 +52,28 @@ def shared_solver() -> Solver:
     return solver
 
 
+def _default_worlds() -> dict[int, int]:
+    return {13: 10, 12: 16, 11: 24, 10: 32, 9: 40}
+
+
 @dataclass(frozen=True)
 class NeufBudget:
-    """How much the expert thinks: sampled deals per decision, by cards left in its hand."""
+    """How much the expert thinks, in sampled deals."""
 
-    worlds: Mapping[int, int] = None  # type: ignore[assignment]
-    exchange_worlds: int = 120
-    exchange_tries: int = 15
-    exchange_margin: float = 0.0
-    """Exchange when the centre hand is worth this many tricks more than one's own."""
-    search_above: int = 11
-    """With more cards than this in hand, card play uses SO-ISMCTS instead of solving."""
-    search_iterations: int = 1500
-    tries: int = 40
-    """Deals drawn at most per accepted one when weighing by the exchange."""
-
-    def __post_init__(self) -> None:
-        if self.worlds is None:
-            object.__setattr__(self, "worlds", {11: 14, 10: 24, 9: 32})
+    worlds: Mapping[int, int] = field(default_factory=_default_worlds)
+    """Deals solved per card played, by cards left in hand (``fewest_cards_worlds`` below those listed)."""
+    fewest_cards_worlds: int = 48
+    exchange_solved: int = 8
+    """Deals in which both exchange choices are solved exactly."""
+    exchange_valued: int = 100
+    """Centre hands valued by the hand model."""
+    oversample: int = 4
+    """Deals drawn per deal kept when weighing them by the exchange."""
 
     def worlds_for(self, cards: int) -> int:
-        return self.worlds.get(cards, 40 if cards < min(self.worlds) else min(self.worlds.values()))
+        if cards in self.worlds:
+            return self.worlds[cards]
+        return self.fewest_cards_worlds if cards < min(self.worlds) else min(self.worlds.values())
 
 
 def _cards(codes: list[int]) -> list[Card]:
@@ -92,6 +92,19 @@ def exchange_likelihood(hand: list[int], trump: Suit | None, centre_is_spare: bo
     return exchange if decision == "exchange" else 1.0 - exchange
 
 
+def spare_offered(knowledge: NeufKnowledge) -> dict[str, bool]:
+    """For each seat that has decided: was the hand in the centre then the untouched spare?"""
+    offered = {}
+    spare = True
+    for seat in knowledge.exchange_order:
+        if seat not in knowledge.exchanges:
+            break
+        offered[seat] = spare
+        if knowledge.exchanges[seat] == "exchange":
+            spare = False
+    return offered
+
+
 class NeufExpert:
     name = "expert"
 
@@ -107,57 +120,52 @@ class NeufExpert:
 
     # -- sampling ----------------------------------------------------------------------
 
-    def _worlds(
-        self, knowledge: NeufKnowledge, count: int, trump: Suit | None, tries: int | None = None
-    ) -> list[dict[str, list[int]]]:
-        """``count`` deals consistent with the view, drawn in proportion to how well they explain the exchange."""
-        others = [s for s in knowledge.exchanges if s != knowledge.seats[knowledge.me]]
+    def _worlds(self, knowledge: NeufKnowledge, count: int, trump: Suit | None) -> list[dict[str, list[int]]]:
+        """``count`` deals consistent with the view, in proportion to how well they explain the exchange."""
+        me = knowledge.seats[knowledge.me]
+        others = [s for s in knowledge.exchanges if s != me]
         if not self.infer_exchange or not others:
             return [knowledge.sample_hands(self.rng) for _ in range(count)]
-        spare_offered = self._spare_offered(knowledge)
-        worlds = []
-        for _ in range(count):
-            best, best_weight = None, -1.0
-            for _ in range(tries or self.budget.tries):
-                hands = knowledge.sample_hands(self.rng)
-                at_exchange = knowledge.hands_at_exchange(hands)
-                weight = 1.0
-                for seat in others:
-                    hand, _centre = at_exchange[seat]
-                    weight *= exchange_likelihood(hand, trump, spare_offered[seat], knowledge.exchanges[seat])
-                if weight > best_weight:
-                    best, best_weight = hands, weight
-                if self.rng.random() < weight:
-                    break
-            assert best is not None
-            worlds.append(best)
-        return worlds
-
-    @staticmethod
-    def _spare_offered(knowledge: NeufKnowledge) -> dict[str, bool]:
-        """For each decided seat: was the hand in the centre the untouched spare?"""
-        offered = {}
-        spare = True
-        for seat in knowledge.exchange_order:
-            if seat not in knowledge.exchanges:
-                break
-            offered[seat] = spare
-            if knowledge.exchanges[seat] == "exchange":
-                spare = False
-        return offered
+        offered = spare_offered(knowledge)
+        candidates = [knowledge.sample_hands(self.rng) for _ in range(self.budget.oversample * count)]
+        weights = []
+        for hands in candidates:
+            at_exchange = knowledge.hands_at_exchange(hands)
+            weight = 1.0
+            for seat in others:
+                weight *= exchange_likelihood(at_exchange[seat][0], trump, offered[seat], knowledge.exchanges[seat])
+            weights.append(weight)
+        return resample(candidates, weights, count, self.rng)
 
     # -- the exchange ------------------------------------------------------------------
 
     def _exchange(self, view: NeufView) -> Decision:
         knowledge = NeufKnowledge.from_view(view)
         trump = None if knowledge.trump == NO_TRUMP else list(Suit)[knowledge.trump]
-        mine = hand_value(knowledge.hands_known[view.seat], knowledge.trump)  # type: ignore[index]
-        worlds = self._worlds(knowledge, self.budget.exchange_worlds, trump, self.budget.exchange_tries)
-        take = sum(hand_value(hands[EXTRA], knowledge.trump) for hands in worlds) / len(worlds)
+        me = view.seat
+        assert me is not None
+        seats = knowledge.seats
+        leader = seats[(seats.index(view.dealer) + 1) % len(seats)]
+        # the model: my hand against many likely centre hands
+        valued = self._worlds(knowledge, self.budget.exchange_valued, trump)
+        mine_model = hand_value(knowledge.hands_known[me], knowledge.trump)
+        take_model = sum(hand_value(hands[EXTRA], knowledge.trump) for hands in valued) / len(valued)
+        # the solver: both choices in a few likely deals
+        solver = shared_solver()
+        solved = valued[: self.budget.exchange_solved]
+        gain_solved = 0.0
+        for hands in solved:
+            values = []
+            for mine in (hands[me], hands[EXTRA]):
+                dealt = {seat: _cards(mine if seat == me else hands[seat]) for seat in seats}
+                values.append(solver.value(make_position("neuf", dealt, trump, leader, form=view.form), me))
+            gain_solved += (values[1] - values[0]) / len(solved)
+        gain = (gain_solved + (take_model - mine_model)) / 2
         whose = "the spare hand" if view.centre_from == "spare" else f"the hand {view.centre_from} left"
-        if take > mine + self.budget.exchange_margin:
-            return Decision(Exchange(), f"my hand is worth about {mine:.1f} tricks, {whose} {take:.1f} in {len(worlds)} likely deals: exchange")
-        return Decision(Keep(), f"my hand is worth about {mine:.1f} tricks, {whose} {take:.1f} in {len(worlds)} likely deals: keep")
+        detail = f"{whose} is worth {gain:+.1f} tricks to me (solved {gain_solved:+.1f}, hand model {take_model - mine_model:+.1f})"
+        if gain > 0:
+            return Decision(Exchange(), f"{detail}: exchange")
+        return Decision(Keep(), f"{detail}: keep")
 
     # -- card play ---------------------------------------------------------------------
 
@@ -167,8 +175,6 @@ class NeufExpert:
             return Decision(Play(legal[0]), f"{legal[0].pretty} is the only card I may play")
         knowledge = NeufKnowledge.from_view(view)
         cards_left = len(view.hand)
-        if cards_left > self.budget.search_above:
-            return self._search(view, knowledge)
         trump = None if knowledge.trump == NO_TRUMP else list(Suit)[knowledge.trump]
         seats = knowledge.seats
         leader = view.trick.leader if view.trick is not None else seats[knowledge.me]
@@ -184,7 +190,7 @@ class NeufExpert:
                 totals[card] += tricks
         n = len(worlds)
 
-        def preference(card: Card) -> tuple[int, int, int]:
+        def preference(card: Card) -> tuple[int, bool, int]:
             # among equals, keep trumps and high cards for later
             assert card.rank is not None
             return (totals[card], card.suit != trump, -ace_high(card.rank))
@@ -196,16 +202,3 @@ class NeufExpert:
         if len(ranked) > 1:
             reason += f" ({ranked[1].pretty}: {totals[ranked[1]] / n:.2f})"
         return Decision(Play(best), reason)
-
-    def _search(self, view: NeufView, knowledge: NeufKnowledge) -> Decision:
-        found = search(
-            knowledge.sample_position, FOLLOW_SUIT, result_function(view.form, len(view.seats)), self.rng,
-            self.budget.search_iterations,
-        )
-        card = ACE_HIGH_CARDS[found.card]
-        share = found.value.get(found.card, 0.0) * 13
-        return Decision(
-            Play(card),
-            f"early in the deal: {card.pretty} did best in {self.budget.search_iterations} simulated deals "
-            f"(about {share:.1f} tricks for me)",
-        )

@@ -45,7 +45,7 @@ class GameMetric:
         return rows
 
     def _value(self, seat: str, result: Mapping[str, Any], state: GameState) -> float:
-        change = result["score_change"]
+        change = result.get("score_change") or result["points"]
         if seat in change:
             return change[seat]
         side = _side_of(seat, change)

@@ -1,0 +1,181 @@
+"""Planning a Nines rummy hand: which cards can end up in runs, and which are dead weight.
+
+The ``expert`` rummy player has no exact solver to lean on; it judges a hand by how
+many of its cards cannot be fitted into runs with the wilds it holds ("dead" cards:
+each must eventually be discarded, one a turn, and each costs points if someone goes
+out first), and looks one draw ahead by averaging that judgement over the unseen cards.
+
+The plan follows the rules of runs (RULES.md, "Nines rummy"):
+
+* a run is a stretch of consecutive positions in one suit (1 is the low ace, 14 the high
+  ace), and only one run of each suit may exist on the table, so each suit holds at
+  most one new run, and a suit already run on the table takes cards only at its ends;
+* a player's first set must hold four cards, later new runs three; table runs can be
+  extended only after opening;
+* a wild (printed joker or a card of the wild rank) stands in for any missing card,
+  and once a run exists a spare wild can always extend one.
+
+Monkeys (two-deck games only) are not planned for: the plan is then pessimistic about
+cards of one rank, never wrong about what may be laid (the engine decides that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..cards import Card, Rank
+
+LOW_ACE, HIGH_ACE = 1, 14
+OPENING_MIN = 4
+RUN_MIN = 3
+
+
+def positions(rank: Rank) -> tuple[int, ...]:
+    """Run positions of a rank: the ace is 1 or 14."""
+    return (LOW_ACE, HIGH_ACE) if rank is Rank.ACE else (rank.value,)
+
+
+@dataclass(frozen=True)
+class TableRun:
+    """A run on the table, by the positions it covers."""
+
+    suit: int
+    low: int
+    high: int
+
+
+def _best_free_run(points: Sequence[int], wilds: int, min_len: int) -> int:
+    """Most naturals (positions, sorted, distinct) one new run can hold with at most ``wilds`` wilds."""
+    best = 0
+    n = len(points)
+    for i in range(n):
+        for j in range(i, n):
+            span = points[j] - points[i] + 1
+            count = j - i + 1
+            gaps = span - count  # wilds filling the missing ranks inside
+            if gaps > wilds:
+                break
+            if gaps + max(0, min_len - span) <= wilds:  # and padding the ends to the minimum length
+                best = max(best, count)
+    return best
+
+
+def _best_extension(points: Sequence[int], run: TableRun, wilds: int) -> int:
+    """Most naturals that can extend a table run at its two ends with at most ``wilds`` wilds."""
+    above = [p for p in points if p > run.high]
+    below = sorted((p for p in points if p < run.low), reverse=True)
+    best = 0
+    for up in range(len(above) + 1):
+        need_up = (above[up - 1] - run.high - up) if up else 0
+        if need_up > wilds:
+            break
+        for down in range(len(below) + 1):
+            need_down = (run.low - below[down - 1] - down) if down else 0
+            if need_up + need_down > wilds:
+                break
+            best = max(best, up + down)
+    return best
+
+
+def _suit_points(cards: Iterable[Card]) -> tuple[list[int], list[int]]:
+    """Positions of a suit's natural cards with the ace low, and with the ace high."""
+    low: set[int] = set()
+    high: set[int] = set()
+    for card in cards:
+        assert card.rank is not None
+        if card.rank is Rank.ACE:
+            low.add(LOW_ACE)
+            high.add(HIGH_ACE)
+        else:
+            low.add(card.rank.value)
+            high.add(card.rank.value)
+    return sorted(low), sorted(high)
+
+
+@dataclass(frozen=True)
+class Plan:
+    melded: int
+    """Cards of the hand that can end up in runs (wilds included)."""
+    dead: int
+    """Cards that cannot: each needs a discard."""
+    can_open: bool
+
+
+def plan(
+    hand: Sequence[Card],
+    is_wild,
+    table: Mapping[int, TableRun],
+    opened: bool,
+) -> Plan:
+    """How much of ``hand`` can be fitted into runs (new ones, or the ends of ``table`` runs)."""
+    wilds = sum(1 for card in hand if is_wild(card))
+    by_suit: dict[int, list[Card]] = {0: [], 1: [], 2: [], 3: []}
+    for card in hand:
+        if not is_wild(card):
+            assert card.suit is not None
+            by_suit[card.suit.index].append(card)
+    # per suit: best naturals melded for each number of wilds spent (k = 0..wilds),
+    # once as a plain run and once as the opening run (four cards at least)
+    gains: dict[int, list[int]] = {}
+    opening_gains: dict[int, list[int]] = {}
+    for suit, cards in by_suit.items():
+        low, high = _suit_points(cards)
+        run = table.get(suit)
+        row, opening_row = [], []
+        for k in range(wilds + 1):
+            if run is not None:
+                row.append(max(_best_extension(low, run, k), _best_extension(high, run, k)))
+                opening_row.append(-1)  # a claimed suit cannot hold the opening
+            else:
+                row.append(max(_best_free_run(low, k, RUN_MIN), _best_free_run(high, k, RUN_MIN)))
+                opening_row.append(max(_best_free_run(low, k, OPENING_MIN), _best_free_run(high, k, OPENING_MIN)))
+        gains[suit] = row
+        opening_gains[suit] = opening_row
+    suits = sorted(by_suit)
+
+    def allocate(opening_suit: int | None) -> tuple[int, int]:
+        """Best (naturals melded, wilds spent) with ``opening_suit`` holding a run of four or more."""
+        best: dict[int, int] = {0: 0}  # wilds spent -> naturals melded
+        for suit in suits:
+            row = opening_gains[suit] if suit == opening_suit else gains[suit]
+            nxt: dict[int, int] = {}
+            for spent, total in best.items():
+                for k in range(wilds - spent + 1):
+                    gain = row[k]
+                    if suit == opening_suit and gain <= 0 and k < OPENING_MIN:
+                        continue
+                    if suit == opening_suit and gain < 0:
+                        continue
+                    key = spent + k
+                    value = total + max(gain, 0)
+                    if nxt.get(key, -1) < value:
+                        nxt[key] = value
+            best = nxt
+        if not best:
+            return -1, 0
+        top = max(best.values())
+        spent = min(s for s, v in best.items() if v == top)
+        return top, spent
+
+    if opened:
+        naturals, spent = allocate(None)
+        can_open = True
+    else:
+        naturals, spent, can_open = 0, 0, False
+        for suit in suits:
+            if opening_gains[suit][wilds] < 0:
+                continue
+            # the opening run itself must reach four cards: naturals plus the wilds it uses
+            got, used = allocate(suit)
+            if got > naturals or (got == naturals and used < spent):
+                naturals, spent, can_open = got, used, True
+        if not can_open:
+            return Plan(melded=0, dead=len(hand), can_open=False)
+    # spare wilds extend any run, as long as one exists (the table's or a new one of ours)
+    has_run = bool(table) or naturals > 0 or spent > 0
+    melded = naturals + (wilds if has_run else spent)
+    return Plan(melded=melded, dead=len(hand) - melded, can_open=can_open)
+
+
+__all__ = ["Plan", "TableRun", "plan", "positions"]
