@@ -94,6 +94,10 @@ class GameState(ABC):
         self.rng = random.Random(seed)
         # (seat that acted, action) in order, for the whole match: the event log.
         self.log: list[tuple[str, Action]] = []
+        # the deals (hands) of the match so far, the last one in progress
+        self.deals: list[Any] = []
+        self._over = False
+        self._winners: list[str] = []
 
     # -- what subclasses provide -------------------------------------------------
 
@@ -120,14 +124,37 @@ class GameState(ABC):
         """One sentence saying why ``action`` is not legal now and what is."""
 
     @property
-    @abstractmethod
     def is_over(self) -> bool:
         """True once the match has ended."""
+        return self._over
 
     @property
-    @abstractmethod
     def winners(self) -> list[str]:
         """The winning seats (or sides) once the match is over; empty before."""
+        return list(self._winners)
+
+    def _end_match(self, winners: Sequence[str]) -> None:
+        self._over = True
+        self._winners = list(winners)
+
+    @property
+    def deal(self) -> Any:
+        """The deal in progress (or the last one, once the match is over)."""
+        return self.deals[-1]
+
+    def left_of(self, seat: str) -> str:
+        """The next seat clockwise: play, dealing and bidding go this way."""
+        seats = self.seats
+        return seats[(seats.index(seat) + 1) % len(seats)]
+
+    def right_of(self, seat: str) -> str:
+        seats = self.seats
+        return seats[(seats.index(seat) - 1) % len(seats)]
+
+    def _check_seat(self, seat: str | None) -> None:
+        """Views are asked for a seat of this table, or ``None`` for a spectator."""
+        if seat is not None and seat not in self.seats:
+            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}")
 
     @abstractmethod
     def view(self, seat: str | None) -> Any:

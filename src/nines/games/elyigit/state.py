@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ...cards import SUITS, Card, NotationError, ace_low, deck_36, format_cards, parse_deal, shuffled, sort_hand
-from ..contract import RECORD_FORMAT, Action, GameState, IllegalAction, OptionsError, options_to_dict
+from ..contract import RECORD_FORMAT, Action, GameState, OptionsError, options_to_dict
 from ..tricks import Play, Trick, TrickView, trump_code
 from .actions import Bid, NameTrump, Pass, parse_elyigit_action
 from .auction import Auction
@@ -108,9 +108,6 @@ class ElyigitState(GameState):
         super().__init__(options or ElyigitOptions(), seed)
         self._rules = self.options.play_rules
         self.scores: dict[str, int] = {side: 0 for side in SIDES}
-        self.deals: list[Deal] = []
-        self._winners: list[str] = []
-        self._over = False
         # A preset deal says who dealt it; otherwise the option, or a draw from the seed.
         first_dealer = preset_deal.dealer if preset_deal else (self.options.first_dealer or self.rng.choice(SEATS))
         self._start_deal(first_dealer, preset_deal)
@@ -145,14 +142,6 @@ class ElyigitState(GameState):
         if contract is not None and seat == contract.dummy and not self._over:
             return contract.declarer
         return seat
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
-    def winners(self) -> list[str]:
-        return list(self._winners)
 
     def clone(self) -> ElyigitState:
         """An independent copy; a finished deal never changes, so clones share it."""
@@ -335,8 +324,7 @@ class ElyigitState(GameState):
         # side scores in a deal, so the winner is the side that got there.
         if max(self.scores.values()) >= self.options.target:
             high = max(self.scores.values())
-            self._over = True
-            self._winners = [side for side in SIDES if self.scores[side] == high]
+            self._end_match([side for side in SIDES if self.scores[side] == high])
         else:
             self._start_deal(left_of(deal.dealer))
 
@@ -344,8 +332,7 @@ class ElyigitState(GameState):
 
     def view(self, seat: str | None) -> ElyigitView:
         """What ``seat`` may know now (``None``: a spectator)."""
-        if seat is not None and seat not in SEATS:
-            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(SEATS)}")
+        self._check_seat(seat)
         deal = self.deal
         opts = self.options
         contract = deal.contract

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...cards import Card, Suit, ace_high, deck_52, format_cards, shuffled, sort_hand
-from ..contract import RECORD_FORMAT, Action, GameState, IllegalAction, options_to_dict
+from ..contract import RECORD_FORMAT, Action, GameState, options_to_dict
 from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
 from .actions import Exchange, Keep, parse_neuf_action
 from .options import NeufOptions
@@ -65,9 +65,6 @@ class NeufState(GameState):
         super().__init__(options or NeufOptions(), seed)
         opts = self.options
         self.scores: dict[str, int] = {side: opts.start_score for side in opts.sides}
-        self.deals: list[Deal] = []
-        self._winners: list[str] = []
-        self._over = False
         first_dealer = opts.first_dealer or (preset_deal.dealer if preset_deal else self.rng.choice(opts.seats))
         self._start_deal(first_dealer, preset_deal)
 
@@ -76,15 +73,6 @@ class NeufState(GameState):
     @property
     def seats(self) -> tuple[str, ...]:
         return self.options.seats
-
-    def left_of(self, seat: str) -> str:
-        """The next seat clockwise (play, dealing and the exchange go this way)."""
-        seats = self.seats
-        return seats[(seats.index(seat) + 1) % len(seats)]
-
-    def right_of(self, seat: str) -> str:
-        seats = self.seats
-        return seats[(seats.index(seat) - 1) % len(seats)]
 
     @property
     def deal(self) -> Deal:
@@ -101,14 +89,6 @@ class NeufState(GameState):
         if not deal.trick.plays:
             return deal.trick.leader
         return self.left_of(deal.trick.plays[-1][0])
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
-    def winners(self) -> list[str]:
-        return list(self._winners)
 
     # -- dealing ---------------------------------------------------------------------
 
@@ -274,8 +254,7 @@ class NeufState(GameState):
                 "instant_win": side,
             }
             deal.scores_after = dict(self.scores)
-            self._over = True
-            self._winners = [side]
+            self._end_match([side])
             return True
         return False
 
@@ -300,8 +279,7 @@ class NeufState(GameState):
         # equal lowest scores are joint winners.
         if min(self.scores.values()) <= 0:
             low = min(self.scores.values())
-            self._over = True
-            self._winners = [side for side in opts.sides if self.scores[side] == low]
+            self._end_match([side for side in opts.sides if self.scores[side] == low])
         else:
             self._start_deal(self.left_of(deal.dealer))
 
@@ -309,8 +287,7 @@ class NeufState(GameState):
 
     def view(self, seat: str | None) -> NeufView:
         """What ``seat`` may know now (``None``: a spectator)."""
-        if seat is not None and seat not in self.seats:
-            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}")
+        self._check_seat(seat)
         deal = self.deal
         opts = self.options
         remembered = None

@@ -151,9 +151,6 @@ class RummyState(GameState):
         opts = self.options
         self._seats = opts.seats
         self.totals: dict[str, int] = {seat: 0 for seat in opts.seats}
-        self.deals: list[Deal] = []
-        self._winners: list[str] = []
-        self._over = False
         # the legal actions and the playable cards of the position, worked out once per position
         self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
         self._available: Counter[Card] | None = None
@@ -185,11 +182,6 @@ class RummyState(GameState):
     def seats(self) -> tuple[str, ...]:
         return self._seats
 
-    def left_of(self, seat: str) -> str:
-        """The next seat clockwise (play and the starter move this way)."""
-        seats = self.seats
-        return seats[(seats.index(seat) + 1) % len(seats)]
-
     @property
     def deal(self) -> Deal:
         return self.deals[-1]
@@ -197,14 +189,6 @@ class RummyState(GameState):
     @property
     def to_act(self) -> str | None:
         return None if self._over else self.deal.to_act
-
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
-    def winners(self) -> list[str]:
-        return list(self._winners)
 
     @property
     def first_round(self) -> bool:
@@ -624,8 +608,7 @@ class RummyState(GameState):
         deal.scores_after = dict(self.totals)
         # The session ends after the agreed number of hands: lowest total wins, ties share.
         if deal.number >= opts.session_hands:
-            self._over = True
-            self._winners = session_winners(self.totals)
+            self._end_match(session_winners(self.totals))
         else:
             # The starter moves one seat clockwise for the next hand.
             self._start_deal(self.left_of(deal.starter))
@@ -634,8 +617,7 @@ class RummyState(GameState):
 
     def view(self, seat: str | None) -> RummyView:
         """What ``seat`` may know now (``None``: a spectator)."""
-        if seat is not None and seat not in self.seats:
-            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}")
+        self._check_seat(seat)
         deal = self.deal
         to_act = self.to_act
         finished = [d for d in self.deals if d.phase == "done"]
