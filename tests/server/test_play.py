@@ -51,6 +51,13 @@ def test_a_whole_deal_against_computer_players(client: TestClient, game: str, se
     assert spectator["view"]["hand"] == [] and spectator["invite"] is None
     stats = client.get("/api/people/Ann/stats").json()["games"][game]
     assert stats["deals"] == 1
+    if game == "neuf":
+        assert stats["exchange_rate"] in ((0.0, 1.0) if len(seats) == 3 else (None,))
+        assert stats["average_target"] == (4.0 if len(seats) == 3 else 6.0)
+    if game == "elyigit":
+        assert stats["declare_rate"] in (0.0, 1.0)
+    if game == "rummy":
+        assert stats["average_points"] is not None and stats["average_tricks"] is None
 
 
 def test_a_match_of_computer_players_plays_itself_and_can_be_replayed(client: TestClient) -> None:

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t } from "./i18n.js";
-import { prefs, rememberSeat } from "./prefs.js";
+import { prefs, rememberSeat, seatFor } from "./prefs.js";
 import { playerLabel } from "./labels.js";
 
 export function lobbyList() {
@@ -40,6 +40,7 @@ export function lobbyList() {
           table.seats.map((s) => h("span", { class: `seat-pill ${s.kind}` },
             `${seatName(s.seat)}: `, s.kind === "open" ? t("seat.open") : s.kind === "bot" ? t("seat.bot", { name: playerLabel(s.bot) }) : (s.name || t("seat.guest"))))),
         h("div", { class: "table-item-actions" },
+          seatFor(table.id) ? h("a", { class: "button small primary", href: `/${table.game}?t=${encodeURIComponent(table.id)}` }, t("lobby.back")) : null,
           open.map((s) => h("button", { type: "button", class: "button small", onclick: () => take(table, s.seat) }, t("lobby.take", { seat: seatName(s.seat) }))),
           h("a", { class: "button small quiet", href: `/${table.game}?t=${encodeURIComponent(table.id)}` }, t("lobby.watch")))));
     }
