@@ -65,6 +65,8 @@ def test_malformed_messages_are_refused(client: TestClient, table: dict[str, Any
         for text in bad:
             sock.send(text)
             assert refused(sock)["code"] == "malformed", text
+        sock.ws.send_bytes(b"\x00\x01")
+        assert refused(sock)["code"] == "malformed"
         # a move that is not a move of the game is malformed for the rules: illegal
         sock.send({"type": "act", "seq": seq, "action": "fold"})
         assert refused(sock)["code"] == "illegal"

@@ -311,7 +311,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         log.info("socket.open", table=table.id, seat=seat or "spectator")
         try:
             while True:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:  # a binary frame: the protocol is JSON text
+                    conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
+                    continue
                 await _dispatch(manager, table, conn, text)
         except WebSocketDisconnect:
             pass
