@@ -31,6 +31,7 @@ def test_analyze_elyigit_writes_a_report_folder(tmp_path):
     summary = (out / "summary.md").read_text()
     for claim in CLAIMS:
         assert claim in summary
+    assert "all four trumps, per unit: " in summary and "by R² lost without it: " in summary
     assert "nines analyze elyigit --deals 40 --seed 5 --chunk-size 16" in summary
     for name in ELYIGIT_PLOTS:
         assert (out / name).read_bytes().startswith(PNG)

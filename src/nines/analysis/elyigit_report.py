@@ -29,7 +29,14 @@ from .report import SUMMARY, RunContext, markdown_table, run_section, write_resu
 from .stats import Coefficient, Fit, GroupMean, Importance, group_means, importance, mean_ci, ols
 from .verdicts import UNCLEAR, Verdict, fmt_ci, near_zero, ranks_first
 
-__all__ = ["LABELS", "LONG_SUIT_THRESHOLD", "ElyigitAnalysis", "analyse_elyigit", "write_elyigit_report"]
+__all__ = [
+    "LABELS",
+    "LONG_SUIT_THRESHOLD",
+    "ElyigitAnalysis",
+    "analyse_elyigit",
+    "rankings",
+    "write_elyigit_report",
+]
 
 LABELS: dict[str, str] = {
     "side_voids": "a void (side suit)",
@@ -52,7 +59,7 @@ MIN_GROUP_ROWS = 30
 
 CLAIMS = (
     "A void is the most valuable thing on your hand",
-    "A nine is next",
+    "A nine is next (worth more than all but a void)",
     "Long suits are worth almost nothing",
 )
 
@@ -131,9 +138,19 @@ def _verdicts(fit: Fit | None, note: str) -> list[Verdict]:
     if fit is None:
         return [Verdict(claim, UNCLEAR, f"too few deals to fit the model: {note}") for claim in CLAIMS]
     others = [name for name in HAND_FEATURES if name != "side_voids"]
+    nine = ranks_first(CLAIMS[1], fit, "nines", [n for n in others if n != "nines"], LABELS)
+    against_void = fit.difference("nines", "side_voids")
+    if against_void.low > 0:
+        # the claim's order is void, then nine: say so when the nine is not second but first
+        nine = Verdict(
+            nine.claim,
+            nine.status,
+            f"{nine.evidence}; a nine is also worth more than a void (difference {fmt_ci(against_void)}): "
+            "first, not next",
+        )
     return [
         ranks_first(CLAIMS[0], fit, "side_voids", others, LABELS),
-        ranks_first(CLAIMS[1], fit, "nines", [n for n in others if n != "nines"], LABELS),
+        nine,
         near_zero(CLAIMS[2], fit["longest_side_suit"], LABELS["longest_side_suit"], LONG_SUIT_THRESHOLD),
     ]
 
@@ -155,7 +172,7 @@ def analyse_elyigit(rows: pl.DataFrame) -> ElyigitAnalysis:
     chosen = rows.filter(pl.col("chosen") == 1)
     views = [
         _view("all", "all four trumps", rows),
-        _view("card_sense", "card-sense trump (declarer's longest suit)", chosen),
+        _view("card_sense", "the card-sense trump (declarer's longest suit)", chosen),
     ]
     names = HAND_FEATURES + DUMMY_FEATURES
     x = _matrix(rows, names)
@@ -247,6 +264,62 @@ def _plots(analysis: ElyigitAnalysis, out: Path) -> list[Path]:
     ]
 
 
+def findings(analysis: ElyigitAnalysis) -> list[str]:
+    """The headline numbers in words, each sentence built from the fitted values."""
+    every, sense = analysis.view("all"), analysis.view("card_sense")
+    if every.fit is None or sense.fit is None or analysis.with_dummy is None:
+        return ["Too few deals to fit the models: run more deals (the same folder resumes)."]
+    out = []
+    for view in (every, sense):
+        assert view.fit is not None
+        best = max(view.fit.coefficients, key=lambda c: c.value)
+        out.append(
+            f"With {view.title}, the most valuable feature per unit is **{LABELS[best.name]}**, "
+            f"{fmt_ci(best)} tricks; a void is worth {fmt_ci(view.fit['side_voids'])}, "
+            f"a trump {fmt_ci(view.fit['trump_length'])}, "
+            f"a card of the longest side suit {fmt_ci(view.fit['longest_side_suit'])}."
+        )
+    length = analysis.groups["longest_suit"]["card-sense trump"]
+    anywhere = [g.mean for g in analysis.groups["longest_suit"]["all four trumps"]]
+    if len(length) > 1 and anywhere:
+        short, long = length[0], length[-1]
+        out.append(
+            f"Length counts as trumps: naming the longest suit, the declaring side takes {short.mean:.2f} tricks with "
+            f"a longest suit of {short.value} cards and {long.mean:.2f} with {long.value}; over all four trumps the "
+            f"mean stays between {min(anywhere):.2f} and {max(anywhere):.2f} whatever the longest suit's length."
+        )
+    top = max(every.importance, key=lambda i: i.drop)
+    out.append(
+        f"What the declarer's hand explains ({every.fit.r2:.2f} of the variance of the tricks over all four trumps) "
+        f"rests mostly on **{LABELS[top.name]}**: without it the model loses {top.drop:.3f} of R², against "
+        f"{max(i.drop for i in every.importance if i.name != top.name):.3f} for the next feature."
+    )
+    blocks = {b.name: b.alone for b in analysis.blocks}
+    declarer, dummy = blocks["declarer's hand"], blocks["dummy's hand"]
+    out.append(
+        f"The dummy's nine cards, unseen at the bidding, matter as much as the declarer's: R² {declarer:.2f} for the "
+        f"declarer's hand alone, {dummy:.2f} for the dummy's alone, {analysis.with_dummy.r2:.2f} for both."
+    )
+    return out
+
+
+def rankings(analysis: ElyigitAnalysis) -> list[str]:
+    """One line per view: the features by value per unit; and by R² lost without each."""
+    out = []
+    for view in analysis.views:
+        if view.fit is None:
+            out.append(f"{view.title}: too few deals")
+            continue
+        ordered = sorted(view.fit.coefficients, key=lambda c: -c.value)
+        out.append(f"{view.title}, per unit: " + ", ".join(f"{LABELS[c.name]} {c.value:+.2f}" for c in ordered))
+    every = analysis.view("all")
+    ordered_r2 = sorted(every.importance, key=lambda i: -i.drop)
+    out.append(
+        f"{every.title}, by R² lost without it: " + ", ".join(f"{LABELS[i.name]} {i.drop:.3f}" for i in ordered_r2)
+    )
+    return out
+
+
 def _r2(view: ViewResult) -> str:
     if view.fit is None:
         return "n/a (too few deals)"
@@ -267,6 +340,10 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
         "played out; the number modelled is the tricks of the declaring side NS.",
         "",
         run_section(context),
+        "",
+        "## What the data say",
+        "",
+        *[f"- {line}" for line in findings(analysis)],
         "",
         "## Seed 003's claim",
         "",
@@ -290,6 +367,8 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
         "",
     ]
     lines += [f"- {v.claim}: {v.evidence}" for v in sense.verdicts]
+    lines += ["", "The declarer's features in order of value per unit, and of what each explains that the others do not:", ""]
+    lines += [f"- {line}" for line in rankings(analysis)]
     lines += ["", "## What each feature of the declarer's hand is worth", ""]
     header = [
         "feature (one more)",
