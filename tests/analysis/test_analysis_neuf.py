@@ -66,6 +66,6 @@ def test_the_summary_of_a_known_table():
     assert (nt.gain.mean, nt.oracle.mean, nt.own_sd, nt.quota_share) == (-2.0, 0.0, 0.0, 1.0)
     estimate, low, _ = analysis.spread_difference
     assert estimate == pytest.approx(own.std(ddof=1)) and low > 0
-    assert any("trumps spread the tricks wider" in line for line in statements(analysis))
+    assert any("a trump suit widens the spread" in line for line in statements(analysis))
     by_own = {g.value: g.mean for g in analysis.gain_by_own["a trump suit"]}
     assert len(by_own) == 9 and set(by_own.values()) == {1.0}

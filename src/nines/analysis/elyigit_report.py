@@ -30,10 +30,12 @@ from .stats import Coefficient, Fit, GroupMean, Importance, group_means, importa
 from .verdicts import UNCLEAR, Verdict, fmt_ci, near_zero, ranks_first
 
 __all__ = [
+    "CLAIMS",
     "LABELS",
     "LONG_SUIT_THRESHOLD",
     "ElyigitAnalysis",
     "analyse_elyigit",
+    "findings",
     "rankings",
     "write_elyigit_report",
 ]

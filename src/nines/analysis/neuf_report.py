@@ -205,11 +205,11 @@ def statements(analysis: NeufAnalysis) -> list[str]:
         suit, nt = by_label[suit_label], by_label["no trumps"]
         d, lo, hi = analysis.spread_difference
         if lo > 0:
-            word = "trumps spread the tricks wider"
+            word = "a trump suit widens the spread of a player's tricks"
         elif hi < 0:
-            word = "trumps spread the tricks narrower"
+            word = "a trump suit narrows the spread of a player's tricks"
         else:
-            word = "no clear difference in spread"
+            word = "no clear difference in the spread of a player's tricks"
         lines.append(
             f"- **Trumps against no trumps: {word}.** S's tricks have a standard deviation of {suit.own_sd:.2f} with "
             f"a trump suit and {nt.own_sd:.2f} with no trumps (difference {d:+.2f}, 95% bootstrap interval "
