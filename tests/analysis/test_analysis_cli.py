@@ -87,3 +87,13 @@ def test_analyze_neuf_refuses_an_unknown_trump(tmp_path):
     result = runner.invoke(app, ["analyze", "neuf", "--deals", "1", "--trumps", "H,X", "--out", str(tmp_path)])
     assert result.exit_code != 0
     assert "'X' is not a trump" in _words(result.output)
+
+
+def test_the_command_line_starts_without_loading_the_analysis():
+    """``nines play`` should not pay for polars and matplotlib: they load when analysing."""
+    import subprocess
+    import sys
+
+    code = "import sys, nines.cli; print(sorted(m for m in ('polars', 'matplotlib') if m in sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"

@@ -25,12 +25,12 @@ from ..cards import Suit, ace_high, format_deal, format_hand
 from ..solver import Solver, make_position
 from ..solver.position import parse_trump_text
 from .deals import NEUF_SEATS, NEUF_SPARE, neuf_deal
+from .defaults import TRUMP_CYCLE
 from .store import Chunk
 
 __all__ = ["DEALER", "FIRST", "TRUMP_CYCLE", "VALUES", "NeufStudy", "parse_trumps", "value_column"]
 
 DEALER, FIRST = "E", "S"
-TRUMP_CYCLE: tuple[str, ...] = ("H", "D", "C", "S", "NT")
 VALUES: tuple[str, ...] = ("S_own", "S_spare", "W", "E")
 """What is solved for each trump, in the per-deal columns ``<value>_<trump>``."""
 

@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
+from .defaults import DEFAULT_CHUNK, DEFAULT_DEALS
 from .elyigit import ElyigitStudy, feature_rows
 from .elyigit_report import ElyigitAnalysis, analyse_elyigit, write_elyigit_report
 from .executors import Executor, Study
@@ -32,10 +33,6 @@ __all__ = [
     "analyze_neuf",
 ]
 
-DEFAULT_DEALS = {"elyigit": 10_000, "neuf": 400}
-"""A default run takes a minute or three on two cores (a Le Neuf deal costs ~50 Elyigit deals)."""
-DEFAULT_CHUNK = {"elyigit": 250, "neuf": 5}
-"""Deals per chunk: a second or two of solving, the unit of resuming and of progress."""
 DEALS_FILE = "deals.parquet"
 ROWS_FILE = "rows.parquet"
 

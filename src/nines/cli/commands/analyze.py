@@ -10,28 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ...analysis import (
-    DEFAULT_CHUNK,
-    DEFAULT_DEALS,
-    ElyigitAnalysis,
-    LocalExecutor,
-    NeufAnalysis,
-    Outcome,
-    RayExecutor,
-    RunFolderError,
-    analyze_elyigit,
-    analyze_neuf,
-    default_out,
-    make_executor,
-)
-from ...analysis.elyigit_report import CLAIMS
-from ...analysis.neuf import TRUMP_CYCLE, parse_trumps
-from ...analysis.neuf_report import statements as neuf_statements
+from ...analysis.defaults import DEFAULT_CHUNK, DEFAULT_DEALS, TRUMP_CYCLE
+
+if TYPE_CHECKING:  # the analysis (numpy, polars, matplotlib) loads only when a command runs
+    from ...analysis import ElyigitAnalysis, LocalExecutor, Outcome, RayExecutor
 
 console = Console()
 
@@ -57,6 +45,8 @@ ProgressOpt = typer.Option(True, "--progress/--no-progress", help="Show a progre
 
 
 def _executor(workers: int | None, ray: str | None) -> LocalExecutor | RayExecutor:
+    from ...analysis import make_executor
+
     if workers is not None and workers < 1:
         raise typer.BadParameter("at least one worker", param_hint="--workers")
     if ray and ray != "local" and workers is not None:
@@ -76,6 +66,8 @@ def _command(game: str, deals: int, seed: int, chunk_size: int, extra: str = "")
 
 
 def _run(call: Callable[[], Outcome], out: Path) -> Outcome:
+    from ...analysis import RunFolderError
+
     try:
         return call()
     except RunFolderError as error:
@@ -87,6 +79,8 @@ def _run(call: Callable[[], Outcome], out: Path) -> Outcome:
 
 
 def _show_elyigit(analysis: ElyigitAnalysis) -> None:
+    from ...analysis.elyigit_report import CLAIMS
+
     table = Table(title="Seed 003's claim, on the exact tricks of the declaring side")
     table.add_column("claim")
     table.add_column("all four trumps")
@@ -115,6 +109,8 @@ def elyigit(
     eights, sevens, sixes, trumps and longest side suit (and the dummy's, apart) are valued in
     tricks with 95% intervals, and seed 003's claim gets a verdict.
     """
+    from ...analysis import ElyigitAnalysis, analyze_elyigit, default_out
+
     if deals < 1:
         raise typer.BadParameter("at least one deal", param_hint="--deals")
     folder = out or default_out("elyigit", seed)
@@ -148,6 +144,10 @@ def neuf(
 ) -> None:
     """Le Neuf: what the exchange gains (S, left of dealer, own hand against the spare), and
     what trumps against no trumps do to the spread of tricks; exact paranoid values."""
+    from ...analysis import NeufAnalysis, analyze_neuf, default_out
+    from ...analysis.neuf import parse_trumps
+    from ...analysis.neuf_report import statements
+
     if deals < 1:
         raise typer.BadParameter("at least one deal", param_hint="--deals")
     try:
@@ -169,6 +169,6 @@ def neuf(
         executor.close()
     console.print(outcome.stats.describe())
     assert isinstance(outcome.analysis, NeufAnalysis)
-    for line in neuf_statements(outcome.analysis):
+    for line in statements(outcome.analysis):
         console.print(line.removeprefix("- ").replace("**", ""))
     console.print(f"report: {folder / 'summary.md'}")
