@@ -214,6 +214,8 @@ typedef struct {
     uint8_t maxside[MAXP];
     uint16_t hand[MAXP][NSUITS];
     uint16_t inplay[NSUITS]; /* union of the hands */
+    uint64_t lens;           /* 4 bits per hand and suit: the number of cards */
+    uint8_t killer[MAXRANKS + 1][MAXP][MAXP]; /* tricks left, place in trick, player: last cutting card */
     int tricks_left;         /* tricks not finished, the current one included */
     int leader, ntable;
     uint8_t tcard[MAXP];     /* cards on the table, in play order: suit << 4 | strength */
@@ -221,7 +223,7 @@ typedef struct {
     int won;                 /* tricks MAX has won since the root */
     int target;              /* the zero-window question: does MAX reach target tricks? */
     uint64_t nodes;
-    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2];
+    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2], st_nd[MAXRANKS + 1];
     int use_partition;       /* 0: key the table on every card (exact relative ranks) */
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     TT *tt;
@@ -325,8 +327,8 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
 }
 
 /* Move-ordering weights (tunable from the environment for experiments only). */
-#define NW 24
-static int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1};
+#define NW 27
+static int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1, 0, 25, 0};
 
 static void init_weights(void) {
     const char *env = getenv("NINES_SOLVER_W");
@@ -350,9 +352,10 @@ HOT int holder(const Ctx *c, int s, uint32_t mask) {
 
 /* Move ordering: heuristics of card play, so that the card that proves the point comes
  * first.  Weights only order the moves; any order gives the same, exact, answer. */
-HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint) {
+HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer) {
     const int np = c->np, tr = c->trump, rem = c->tricks_left;
     const int me = c->maxside[p];
+    const int nt0 = c->ntable == 0;
     if (c->ntable == 0) {
         const int lho = p + 1 == np ? 0 : p + 1;
         const int rho = p == 0 ? np - 1 : p - 1;
@@ -410,26 +413,40 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint) {
         const int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
         const int side_win = c->maxside[seat_at(c, wi)] == me;
         const int left = np - c->ntable - 1; /* players after p in this trick */
-        int opp_can_beat_w = 0;
-        for (int k = 1; k <= left; k++) {
-            int q = seat_at(c, c->ntable + k);
-            if (c->maxside[q] != me && can_beat(c, q, ls, ws, wr)) opp_can_beat_w = 1;
+        /* the best card each later player can bring: its top card of the led suit, or its
+         * top trump when it is out of the led suit (suit -1: it cannot win the trick) */
+        int cs[MAXP], cr[MAXP], cq[MAXP];
+        for (int k = 0; k < left; k++) {
+            int q = seat_at(c, c->ntable + 1 + k);
+            cq[k] = q;
+            if (c->hand[q][ls]) { cs[k] = ls; cr[k] = topbit(c->hand[q][ls]); }
+            else if (tr >= 0 && c->hand[q][tr]) { cs[k] = tr; cr[k] = topbit(c->hand[q][tr]); }
+            else { cs[k] = -1; cr[k] = 0; }
         }
-        const int safe_now = side_win && !opp_can_beat_w; /* our side has this trick already */
+#define CAP_BEATS(k, s_, r_) (cs[k] >= 0 && ((cs[k] == (s_) && cr[k] > (r_)) || (cs[k] == tr && (s_) != tr)))
+        int opp_beat_w = 0, mate_covers = 0;
+        for (int k = 0; k < left; k++)
+            if (c->maxside[cq[k]] != me && CAP_BEATS(k, ws, wr)) opp_beat_w = 1;
+        for (int k = 0; k < left && !mate_covers; k++) {
+            if (c->maxside[cq[k]] != me || !CAP_BEATS(k, ws, wr)) continue;
+            int safe = 1; /* the teammate's best card stands against every later opponent */
+            for (int j = 0; j < left; j++)
+                if (c->maxside[cq[j]] != me && CAP_BEATS(j, cs[k], cr[k])) { safe = 0; break; }
+            mate_covers = safe;
+        }
+        const int ours = (side_win && !opp_beat_w) || (W[24] >= 0 && mate_covers); /* the trick is ours anyway */
         for (int i = 0; i < n; i++) {
             const int s = mv[i].card >> 4, r = mv[i].card & 15;
             const uint32_t all = c->inplay[s] | c->tmask[s];
             const int rr = popc(all & (uint32_t)((1u << r) - 1u));
             const int beats = (s == ws && r > wr) || (s == tr && ws != tr);
             int w;
-            if (safe_now) {
+            if (ours) {
                 w = beats ? W[13] - rr : W[14] - rr;
             } else if (beats) {
                 int safe = 1;
-                for (int k = 1; k <= left; k++) {
-                    int q = seat_at(c, c->ntable + k);
-                    if (c->maxside[q] != me && can_beat(c, q, ls, s, r)) { safe = 0; break; }
-                }
+                for (int k = 0; k < left; k++)
+                    if (c->maxside[cq[k]] != me && CAP_BEATS(k, s, r)) { safe = 0; break; }
                 w = safe ? W[15] - rr : (s == ls ? W[16] - rr : W[17] - rr);
             } else if (s == ls || s == tr) {
                 w = -rr; /* cannot win: play low */
@@ -437,15 +454,17 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint) {
                 /* a discard: low cards from long suits, not a winner, not the guard of a king */
                 int len = popc(c->hand[p][s]);
                 w = W[18] + len * W[19] - rr * W[20];
-                if (r == topbit(c->inplay[s])) w -= W[21];
-                else if (len == 2 && holder(c, s, c->inplay[s] & ~(1u << topbit(c->inplay[s]))) == p) w -= W[22];
+                uint32_t in = c->inplay[s];
+                if (r == topbit(in)) w -= W[21];
+                else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
             }
             mv[i].weight = w;
         }
+#undef CAP_BEATS
     }
     for (int i = 0; i < n; i++) {
         if (mv[i].card == hint) mv[i].weight += 1000;
-
+        else if (mv[i].card == killer) mv[i].weight += W[nt0 ? 25 : 26];
     }
     for (int i = 1; i < n; i++) { /* insertion sort, heaviest first */
         Move m = mv[i];
@@ -459,18 +478,15 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint) {
  * Keys and the table
  * ---------------------------------------------------------------------------------- */
 HOT void make_key(const Ctx *c, uint64_t *sig, uint64_t *k0, uint64_t *k1) {
-    uint64_t sg = 0, a = 0, b = 0;
+    uint64_t a = 0, b = 0;
+    /* the last hand's last suit is implied by the others: its place holds the leader */
+    uint64_t sg = (c->lens & 0x0FFFFFFFFFFFFFFFull) | (uint64_t)c->leader << 60 | 1ull << 63;
     for (int s = 0; s < NSUITS; s++) {
         uint32_t all = c->inplay[s];
-        for (int p = 0; p < c->np; p++) {
-            if (p == 3 && s == 3) continue; /* implied by the others */
-            sg |= (uint64_t)popc(c->hand[p][s]) << (4 * (4 * p + s));
-        }
         /* holders in two bit planes: player 1 = (1,0), 2 = (0,1), 3 = (1,1) */
         a |= (uint64_t)pext13(c->hand[1][s] | c->hand[3][s], all) << (16 * s);
         b |= (uint64_t)pext13(c->hand[2][s] | c->hand[3][s], all) << (16 * s);
     }
-    sg |= (uint64_t)c->leader << 60 | 1ull << 63;
     *sig = sg; *k0 = a; *k1 = b;
 }
 
@@ -604,6 +620,8 @@ HOT int cash(const Ctx *c, int p, int s, int *low) {
     uint32_t x = c->hand[p][s];
     *low = -1;
     if (!x) return 0;
+    const uint32_t others = c->inplay[s] & ~x;
+    if (others && topbit(others) > topbit(x)) return 0; /* someone else holds the top card */
     const int np = c->np, tr = c->trump;
     int len[MAXP], top[MAXP], ruff[MAXP], maxtop = -1;
     for (int o = 0; o < np; o++) {
@@ -634,22 +652,27 @@ HOT int cash(const Ctx *c, int p, int s, int *low) {
 
 /* Sure tricks of player p on lead: its own cashing, or crossing first to a teammate's
  * winner (p leads a card of a suit the teammate cashes) and the teammate's cashing. */
-HOT int sure_tricks(const Ctx *c, int p, uint16_t q[NSUITS]) {
+/* Sure tricks of player p on lead: its own cashing, or crossing first to a teammate's
+ * winner (p leads a card of a suit the teammate cashes) and the teammate's cashing.
+ * top[s] is the holder of the top card of suit s (-1: none left). */
+HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], uint16_t q[NSUITS]) {
     int best = 0, low;
     for (int s = 0; s < NSUITS; s++) {
-        int k = cash(c, p, s, &low);
-        best += k;
-        q[s] = low >= 0 ? PFX(low) : 0;
+        q[s] = 0;
+        if (top[s] != p) continue;
+        best += cash(c, p, s, &low);
+        if (low >= 0) q[s] = PFX(low);
     }
     for (int t = 0; t < c->np; t++) {
         if (t == p || c->maxside[t] != c->maxside[p]) continue;
         int total = 0, entry = 0;
-        uint16_t qt[NSUITS];
+        uint16_t qt[NSUITS] = {0, 0, 0, 0};
         for (int s = 0; s < NSUITS; s++) {
+            if (top[s] != t) continue;
             int k = cash(c, t, s, &low);
             if (k && c->hand[p][s]) entry = 1;
             total += k;
-            qt[s] = low >= 0 ? PFX(low) : 0;
+            if (low >= 0) qt[s] = PFX(low);
         }
         if (entry && total > best) {
             best = total;
@@ -663,27 +686,31 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int p = c->leader, np = c->np, tr = c->trump, rem = c->tricks_left;
     const int lmax = c->maxside[p];
     uint16_t q[NSUITS];
-    int qt = sure_tricks(c, p, q);
-    if (lmax ? qt >= need : rem - qt < need) {
+    int top[NSUITS];
+    for (int s = 0; s < NSUITS; s++) {
+        top[s] = -1;
+        uint32_t all = c->inplay[s];
+        if (!all) continue;
+        int r = topbit(all);
+        for (int o = 0; o < np; o++)
+            if (c->hand[o][s] >> r & 1) { top[s] = o; break; }
+    }
+    /* sure tricks are only cashed in suits whose top card the leader's side holds: a cheap
+     * ceiling first, and the count only when it could reach the cutoff */
+    const int cutoff = lmax ? need : rem - need + 1;
+    int ceiling = 0;
+    for (int o = 0; o < np; o++) {
+        if (c->maxside[o] != lmax) continue;
+        int sum = 0;
+        for (int s = 0; s < NSUITS; s++)
+            if (top[s] == o) sum += popc(c->hand[o][s]);
+        if (sum > ceiling) ceiling = sum;
+    }
+    int qt = ceiling >= cutoff ? sure_tricks(c, p, top, q) : 0;
+    if (qt >= cutoff) {
         memcpy(rel, q, sizeof q);
         return lmax;
     }
-#if 0 /* DDS-style no-trump later tricks: unproven here, kept out */
-    if (lmax && need == rem && (tr < 0 || !c->inplay[tr])) {
-        int sum = 0;
-        uint16_t lr[NSUITS] = {0, 0, 0, 0};
-        for (int s = 0; s < NSUITS; s++) {
-            int w = holder(c, s, c->inplay[s]);
-            if (w < 0) continue;
-            if (c->maxside[w]) {
-                int m = 0;
-                for (int o = 0; o < np; o++) if (c->maxside[o]) { int l = popc(c->hand[o][s]); if (l > m) m = l; }
-                sum += m;
-            } else lr[s] = PFX(topbit(c->inplay[s]));
-        }
-        if (sum < need) { memcpy(rel, lr, sizeof lr); return 0; }
-    }
-#endif
     if (tr >= 0 && c->inplay[tr]) {
         /* master trumps of each side: side 1 is MAX */
         uint32_t sidetr[2] = {0, 0};
@@ -760,6 +787,9 @@ HOT void extend_runs(const Ctx *c, int p, const uint16_t legal[NSUITS], uint16_t
 
 static int search(Ctx *c, uint16_t rel[NSUITS]) {
     c->nodes++;
+#ifdef NODE_DEPTH_STATS
+    c->st_nd[c->tricks_left]++;
+#endif
     const int np = c->np, nt = c->ntable;
     uint64_t sig = 0, k0 = 0, k1 = 0;
     int hint = NO_MOVE, need = 0;
@@ -768,7 +798,9 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         if (need <= 0) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 1; }
         if (need > c->tricks_left) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 0; }
         if (c->tricks_left == 1) return last_trick(c, rel);
+#ifdef SOLVER_STATS
         c->st_depth[c->tricks_left]++;
+#endif
         if (c->use_tt) { /* start fetching the table's bucket while the bounds are worked out */
             make_key(c, &sig, &k0, &k1);
             const TTBucket *pb = &c->tt->b[tt_index(c->tt, sig)];
@@ -791,7 +823,8 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     gen_legal(c, p, legal, lrel);
     Move mv[MAXMOVES];
     int nm = gen_moves(c, p, legal, mv);
-    if (nm > 1) order_moves(c, p, mv, nm, hint);
+    uint8_t *killer = &c->killer[c->tricks_left][nt][p];
+    if (nm > 1) order_moves(c, p, mv, nm, hint, *killer);
     uint16_t acc[NSUITS] = {lrel[0], lrel[1], lrel[2], lrel[3]};
     uint16_t tried[NSUITS] = {0, 0, 0, 0};
     for (int i = 0; i < nm; i++) {
@@ -802,8 +835,10 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         tried[s] |= bit;
         uint16_t cr[NSUITS];
         int res;
+        const uint64_t lenbit = 1ull << (4 * (4 * p + s));
         c->hand[p][s] ^= bit;
         c->inplay[s] ^= bit;
+        c->lens -= lenbit;
         c->tcard[nt] = (uint8_t)card;
         c->tmask[s] |= bit;
         if (nt + 1 < np) {
@@ -837,15 +872,21 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         c->tmask[s] &= (uint16_t)~bit;
         c->hand[p][s] ^= bit;
         c->inplay[s] ^= bit;
+        c->lens += lenbit;
         if (res == ismax) {
+            *killer = (uint8_t)card;
+#ifdef SOLVER_STATS
             c->st_cut[nt == 0][i < 3 ? i : 3]++;
+#endif
             for (int t = 0; t < NSUITS; t++) rel[t] = cr[t] | lrel[t];
             if (nt == 0 && c->use_tt) tt_store(c, need, res, sig, k0, k1, rel, card);
             return res;
         }
         for (int t = 0; t < NSUITS; t++) acc[t] |= cr[t];
     }
+#ifdef SOLVER_STATS
     if (nm > 1) c->st_all[nt == 0]++;
+#endif
     extend_runs(c, p, legal, acc);
     memcpy(rel, acc, sizeof acc);
     if (nt == 0 && c->use_tt) tt_store(c, need, !ismax, sig, k0, k1, rel, -1);
@@ -936,6 +977,10 @@ static void keep_stats(SolverObject *self, const Ctx *c) {
     self->total_nodes += c->nodes;
     self->st[0] = c->st_bound; self->st[1] = c->st_probe; self->st[2] = c->st_hit; self->st[3] = c->tt->stores;
     memcpy(self->st_depth, c->st_depth, sizeof self->st_depth);
+#ifdef NODE_DEPTH_STATS
+    for (int i = 0; i <= MAXRANKS; i++) fprintf(stderr, "%llu ", (unsigned long long)c->st_nd[i]);
+    fprintf(stderr, "\n");
+#endif
     if (getenv("NINES_SOLVER_DEBUG"))
         fprintf(stderr, "lead cuts %llu %llu %llu %llu all %llu | follow cuts %llu %llu %llu %llu all %llu\n",
                 (unsigned long long)c->st_cut[1][0], (unsigned long long)c->st_cut[1][1], (unsigned long long)c->st_cut[1][2],
@@ -981,6 +1026,7 @@ static int parse_mask_seq(PyObject *obj, uint16_t out[NSUITS], const char *what)
 /* Fill a context from Python arguments; checks shapes, overlaps and sizes. */
 static int setup_ctx(Ctx *c, int np, int rule, int trump, PyObject *hands, int leader, PyObject *played, int maxmask) {
     memset(c, 0, sizeof *c);
+    memset(c->killer, NO_MOVE, sizeof c->killer);
     if (np != 3 && np != 4) { PyErr_SetString(PyExc_ValueError, "np must be 3 or 4"); return -1; }
     if (rule != RULE_FOLLOW && rule != RULE_ELYIGIT) { PyErr_SetString(PyExc_ValueError, "unknown rule"); return -1; }
     if (trump < -1 || trump > 3) { PyErr_SetString(PyExc_ValueError, "trump must be -1..3"); return -1; }
@@ -1004,6 +1050,7 @@ static int setup_ctx(Ctx *c, int np, int rule, int trump, PyObject *hands, int l
                 return -1;
             }
             c->inplay[s] |= c->hand[p][s];
+            c->lens += (uint64_t)popc(c->hand[p][s]) << (4 * (4 * p + s));
         }
     }
     Py_DECREF(hs);
@@ -1114,7 +1161,8 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
     for (int i = 0; i < nm; i++) {
         const int card = mv[i].card, s = card >> 4, r = card & 15, nt = c.ntable;
         const uint16_t bit = (uint16_t)(1u << r);
-        c.hand[p][s] ^= bit; c.inplay[s] ^= bit;
+        const uint64_t lenbit = 1ull << (4 * (4 * p + s));
+        c.hand[p][s] ^= bit; c.inplay[s] ^= bit; c.lens -= lenbit;
         c.tcard[nt] = (uint8_t)card; c.tmask[s] |= bit;
         c.ntable = nt + 1;
         if (c.ntable == c.np) {
@@ -1136,7 +1184,7 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
         }
         c.ntable = nt;
         c.tmask[s] &= (uint16_t)~bit;
-        c.hand[p][s] ^= bit; c.inplay[s] ^= bit;
+        c.hand[p][s] ^= bit; c.inplay[s] ^= bit; c.lens += lenbit;
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
