@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test play clean
+.PHONY: run test install install-test system-test-deps play clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,18 @@ run: install
 play: install
 	$(BIN)/nines play neuf
 
-test: install-test
+# The browser tests drive Debian's Chromium (never a downloaded browser); the pub/sub tests start a
+# private redis-server.  Both are installed with apt-get when missing, so no test is ever skipped.
+system-test-deps:
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	if [ -n "$$missing" ]; then \
+		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+test: install-test system-test-deps
 	$(BIN)/python -m pytest -n auto -q
 
 clean:
