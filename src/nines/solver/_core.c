@@ -105,7 +105,7 @@ static inline int kth_top(uint32_t mask, int k) {
  * Transposition table
  * ---------------------------------------------------------------------------------- */
 #ifndef WAYS
-#define WAYS 63
+#define WAYS 59 /* a bucket is then 2 KB: tables use their whole memory limit */
 #endif
 #define NO_MOVE 0xFF
 
@@ -127,6 +127,7 @@ typedef struct {
      * each suit (2 bits a suit, low byte) for the suits whose top card is relevant (high byte) */
     uint16_t tag[WAYS + 1];
     TTEntry e[WAYS];
+    uint8_t pad2[(2048 - (16 + 2 * (WAYS + 1) + 32 * WAYS) % 2048) % 2048];
 } TTBucket;
 
 #define TT_START_BUCKETS 1024 /* 512 KB: the active part of the table starts small ... */
@@ -937,9 +938,11 @@ static int estimate(const Ctx *c) {
     return c->won + g;
 }
 
-/* exact tricks MAX takes from here (c->won included), by zero-window searches */
-static int solve_value(Ctx *c, int guess) {
-    int lo = c->won, hi = c->won + c->tricks_left;
+/* exact tricks MAX takes from here (c->won included), by zero-window searches, knowing
+ * that the answer lies in [lo, hi] */
+static int solve_between(Ctx *c, int guess, int lo, int hi) {
+    if (lo < c->won) lo = c->won;
+    if (hi > c->won + c->tricks_left) hi = c->won + c->tricks_left;
     int g = guess < 0 ? estimate(c) : guess;
     while (lo < hi) {
         int t = g;
@@ -955,6 +958,8 @@ static int solve_value(Ctx *c, int guess) {
     }
     return lo;
 }
+
+static int solve_value(Ctx *c, int guess) { return solve_between(c, guess, 0, MAXRANKS + 1); }
 
 /* ------------------------------------------------------------------------------------
  * Python glue
@@ -1175,12 +1180,13 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
             memcpy(saved_cards, c.tcard, sizeof saved_cards);
             memset(c.tmask, 0, sizeof c.tmask);
             c.ntable = 0; c.leader = wp; c.won += c.maxside[wp]; c.tricks_left--;
-            values[i] = c.tricks_left > 0 ? solve_value(&c, v) : c.won;
+            /* a card of MAX's gives MAX at most the value, a card of MIN's at least it */
+            values[i] = c.tricks_left > 0 ? solve_between(&c, v, c.maxside[p] ? 0 : v, c.maxside[p] ? v : MAXRANKS + 1) : c.won;
             c.tricks_left++; c.won -= c.maxside[wp]; c.leader = saved_leader;
             memcpy(c.tmask, saved_t, sizeof saved_t);
             memcpy(c.tcard, saved_cards, sizeof saved_cards);
         } else {
-            values[i] = solve_value(&c, v);
+            values[i] = solve_between(&c, v, c.maxside[p] ? 0 : v, c.maxside[p] ? v : MAXRANKS + 1);
         }
         c.ntable = nt;
         c.tmask[s] &= (uint16_t)~bit;
