@@ -79,7 +79,8 @@ def test_a_position_gives_the_same_result_whatever_the_table_held(game: Game) ->
         fresh = Solver(table_mb=16).solve(a, scores=True)
         small = tiny.solve(a, scores=True)
         exact_keys = Solver(table_mb=16, partition=False).solve(a)
-        assert first.tricks == again.tricks == fresh.tricks == small.tricks == exact_keys.tricks, str(a)
+        no_bounds = Solver(table_mb=16, bounds=False).solve(a)
+        assert first.tricks == again.tricks == fresh.tricks == small.tricks == exact_keys.tricks == no_bounds.tricks, str(a)
         assert first.scores == again.scores == fresh.scores == small.scores
 
 
@@ -122,3 +123,23 @@ def test_solve_many_matches_one_by_one_in_order() -> None:
     assert [r.position for r in results] == positions
     single = solve_many(positions[:3], workers=1, progress=True)
     assert [r.tricks for r in single] == expected[:3]
+
+
+@pytest.mark.parametrize("game", ALL_GAMES, ids=lambda g: f"{g.name}-{g.form}")
+def test_cutoffs_change_nothing_when_one_side_holds_the_cards(game: Game) -> None:
+    """Where a side holds most top cards, without trumps, the sure-trick and later-trick
+    cutoffs decide much of the search: they must give the answer of a search without them."""
+    rng = random.Random(f"cutoffs/{game.name}/{game.form}")
+    fast, plain = Solver(table_mb=8), Solver(table_mb=8, bounds=False)
+    for _ in range(60):
+        tricks = rng.randrange(3, 7)
+        n = len(game.seats)
+        # deal the highest cards of a random set to one seat and its partner first
+        cards = sorted(rng.sample(game.deck, n * tricks), key=lambda c: -(game.number(c) % 13) + rng.random() * 6)
+        strong = [s for s in game.seats if s in ("N", "S")] if game.form == "partners" else [rng.choice(game.seats)]
+        order = strong + [s for s in game.seats if s not in strong]
+        hands = {seat: cards[i * tricks : (i + 1) * tricks] for i, seat in enumerate(order)}
+        trump = rng.choice([None, None, *SUITS])
+        position = make_position(game.name, hands, trump, rng.choice(game.seats), form=game.form)
+        side = position.side_of(strong[0])
+        assert fast.value(position, side) == plain.value(position, side), str(position)

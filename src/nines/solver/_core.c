@@ -712,6 +712,24 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
         memcpy(rel, q, sizeof q);
         return lmax;
     }
+    if (need == (lmax ? rem : 1) && (tr < 0 || !c->inplay[tr])) {
+        /* Later tricks (DDS's cutoff for no trumps): the side on lead needs every trick,
+         * so it must keep the lead throughout and only lead suits whose top card it holds;
+         * each trick in such a suit uses a card of it from each of the side's hands that
+         * still has one, so the side makes at most, over those suits, its longer holding. */
+        int sum = 0;
+        uint16_t lr[NSUITS] = {0, 0, 0, 0};
+        for (int s = 0; s < NSUITS; s++) {
+            if (top[s] < 0) continue;
+            if (c->maxside[top[s]] == lmax) {
+                int m = 0;
+                for (int o = 0; o < np; o++)
+                    if (c->maxside[o] == lmax) { int l = popc(c->hand[o][s]); if (l > m) m = l; }
+                sum += m;
+            } else lr[s] = PFX(topbit(c->inplay[s]));
+        }
+        if (sum < rem) { memcpy(rel, lr, sizeof lr); return !lmax; }
+    }
     if (tr >= 0 && c->inplay[tr]) {
         /* master trumps of each side: side 1 is MAX */
         uint32_t sidetr[2] = {0, 0};

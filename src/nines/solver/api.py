@@ -87,13 +87,16 @@ class Solver:
     a position is not a continuation of the previous deal (or the game, trump or counted
     side changes).  A Solver is not shared between threads: give each thread its own
     (:func:`nines.solver.solve_many` does).  ``partition=False`` keys the table on every
-    card instead of only the relevant ones (slower; kept to cross-check the fast path).
+    card instead of only the relevant ones, and ``bounds=False`` skips the sure-trick and
+    later-trick cutoffs: both are slower and kept to cross-check the fast path.
     """
 
-    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, *, partition: bool = True) -> None:
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, *, partition: bool = True, bounds: bool = True) -> None:
         if not table_mb > 0:
             raise SolverInputError(f"table_mb must be positive, not {table_mb!r}")
-        self._core = _core.Solver(table_bytes=max(4096, int(table_mb * 1024 * 1024)), partition=partition)
+        self._core = _core.Solver(
+            table_bytes=max(4096, int(table_mb * 1024 * 1024)), partition=partition, bounds=bounds
+        )
 
     # -- the raw numbers -------------------------------------------------------------------
     def value(self, position: Position, side: str) -> int:
