@@ -224,7 +224,7 @@ typedef struct {
     int won;                 /* tricks MAX has won since the root */
     int target;              /* the zero-window question: does MAX reach target tricks? */
     uint64_t nodes;
-    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2], st_nd[MAXRANKS + 1];
+    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2], st_nd[MAXRANKS + 1], st_side[2][2][5];
     int use_partition;       /* 0: key the table on every card (exact relative ranks) */
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     TT *tt;
@@ -328,8 +328,8 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
 }
 
 /* Move-ordering weights (tunable from the environment for experiments only). */
-#define NW 27
-static int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1, 0, 25, 0};
+#define NW 28
+static int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1, 0, 25, 0, 1};
 
 static void init_weights(void) {
     const char *env = getenv("NINES_SOLVER_W");
@@ -357,7 +357,45 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
     const int np = c->np, tr = c->trump, rem = c->tricks_left;
     const int me = c->maxside[p];
     const int nt0 = c->ntable == 0;
-    if (c->ntable == 0) {
+    if (c->ntable == 0 && np == 4 && c->rule == RULE_FOLLOW && (tr < 0 || !c->inplay[tr]) &&
+        c->maxside[(p + 2) & 3] == me && W[27]) {
+        /* no trumps, two partnerships: bridge leads */
+        const int lho = (p + 1) & 3, pd = (p + 2) & 3, rho = (p + 3) & 3;
+        for (int i = 0; i < n;) {
+            const int s = mv[i].card >> 4;
+            const uint32_t all = c->inplay[s];
+            const uint32_t all2 = all & ~(1u << topbit(all));
+            const int w1 = holder(c, s, all), w2 = holder(c, s, all2);
+            const int w3 = all2 ? holder(c, s, all2 & ~(1u << topbit(all2))) : -1;
+            const int llen = popc(c->hand[lho][s]), rlen = popc(c->hand[rho][s]), plen = popc(c->hand[pd][s]);
+            int suitw = -(((llen ? llen : rem + 1) + (rlen ? rlen : rem + 1)) * 4 * 32) / 19;
+            if (!plen) suitw -= 9;
+            const uint32_t opp = c->hand[lho][s] | c->hand[rho][s];
+            const int pd_wins = c->hand[pd][s] && (!opp || topbit(c->hand[pd][s]) > topbit(opp));
+            for (; i < n && (mv[i].card >> 4) == s; i++) {
+                const int r = mv[i].card & 15;
+                const int rr = popc(all & (uint32_t)((1u << r) - 1u));
+                const int seq = (mv[i].run & (mv[i].run - 1)) != 0;
+                int d = suitw, w;
+                if (r == topbit(all) || pd_wins) {
+                    if (w2 == rho) { if (rlen != 1) d -= 1; }
+                    else if (w2 == lho) d += llen != 1 ? 22 : 16;
+                    w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 + rr : d + 18 + rr;
+                } else {
+                    if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
+                    else if (w1 == lho && w2 == pd && plen != 1) d += 31;
+                    if (w2 == pd && w3 == pd) d += 35;
+                    else if (((w2 == p && w3 == pd) || (w2 == pd && w3 == p)) && plen > 1) d += 25;
+                    if ((llen == 1 && w1 == lho) || (rlen == 1 && w1 == rho)) w = d + 28 + rr;
+                    else if (w1 == p) w = d - 17 + rr;
+                    else if (!seq) w = d + 12 + rr;
+                    else if (all2 && r == topbit(all2)) w = d + 48;
+                    else w = d + 29 - rr;
+                }
+                mv[i].weight = w;
+            }
+        }
+    } else if (c->ntable == 0) {
         const int lho = p + 1 == np ? 0 : p + 1;
         const int rho = p == 0 ? np - 1 : p - 1;
         for (int i = 0; i < n;) {
@@ -569,7 +607,7 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
             TTBucket *b0 = &t->b[i], *b1 = &t->b[i + 1];
             if (b0->gen != t->gen) { b = b0; break; }
             if (b1->gen != t->gen) { b = b1; break; }
-            if (t->active < t->nbuckets && t->used * 4 > t->active) { tt_grow(t); continue; }
+            if (t->active < t->nbuckets && t->used * 8 > t->active) { tt_grow(t); continue; }
             /* both taken: keep the one standing for more tricks (dearer to recompute) */
             int l0 = 0, l1 = 0;
             for (int s = 0; s < 4; s++) { l0 += (int)(b0->sig >> (4 * s) & 15); l1 += (int)(b1->sig >> (4 * s) & 15); }
@@ -843,10 +881,23 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     Move mv[MAXMOVES];
     int nm = gen_moves(c, p, legal, mv);
     uint8_t *killer = &c->killer[c->tricks_left][nt][p];
-    if (nm > 1) order_moves(c, p, mv, nm, hint, *killer);
+    /* the table's best card goes first, and the others are only ordered if it fails */
+    int ordered = nm <= 1;
+    if (!ordered && hint != NO_MOVE) {
+        for (int j = 0; j < nm; j++) {
+            if (mv[j].card != hint) continue;
+            Move m = mv[j];
+            mv[j] = mv[0];
+            mv[0] = m;
+            ordered = -1;
+            break;
+        }
+    }
+    if (!ordered) order_moves(c, p, mv, nm, NO_MOVE, *killer);
     uint16_t acc[NSUITS] = {lrel[0], lrel[1], lrel[2], lrel[3]};
     uint16_t tried[NSUITS] = {0, 0, 0, 0};
     for (int i = 0; i < nm; i++) {
+        if (i == 1 && ordered < 0) order_moves(c, p, mv + 1, nm - 1, NO_MOVE, *killer);
         const int card = mv[i].card, s = card >> 4, r = card & 15;
         const uint16_t bit = (uint16_t)(1u << r);
         /* a card below every relevant rank is worth the same as one already tried that is too */
@@ -896,6 +947,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
             *killer = (uint8_t)card;
 #ifdef SOLVER_STATS
             c->st_cut[nt == 0][i < 3 ? i : 3]++;
+            if (nm > 1) c->st_side[nt == 0][ismax][i < 3 ? i : 3]++;
 #endif
             for (int t = 0; t < NSUITS; t++) rel[t] = cr[t] | lrel[t];
             if (nt == 0 && c->use_tt) tt_store(c, need, res, sig, k0, k1, rel, card);
@@ -905,6 +957,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     }
 #ifdef SOLVER_STATS
     if (nm > 1) c->st_all[nt == 0]++;
+    if (nm > 1) c->st_side[nt == 0][ismax][4]++;
 #endif
     extend_runs(c, p, legal, acc);
     memcpy(rel, acc, sizeof acc);
@@ -1003,6 +1056,12 @@ static void keep_stats(SolverObject *self, const Ctx *c) {
 #ifdef NODE_DEPTH_STATS
     for (int i = 0; i <= MAXRANKS; i++) fprintf(stderr, "%llu ", (unsigned long long)c->st_nd[i]);
     fprintf(stderr, "\n");
+#endif
+#ifdef SOLVER_STATS
+    for (int a = 1; a >= 0; a--) for (int b = 1; b >= 0; b--)
+        fprintf(stderr, "%s %s: cut@1 %llu cut@2 %llu cut@3 %llu cut@4+ %llu all %llu\n", a ? "lead" : "follow", b ? "MAX" : "MIN",
+                (unsigned long long)c->st_side[a][b][0], (unsigned long long)c->st_side[a][b][1], (unsigned long long)c->st_side[a][b][2],
+                (unsigned long long)c->st_side[a][b][3], (unsigned long long)c->st_side[a][b][4]);
 #endif
     if (getenv("NINES_SOLVER_DEBUG"))
         fprintf(stderr, "lead cuts %llu %llu %llu %llu all %llu | follow cuts %llu %llu %llu %llu all %llu\n",
