@@ -1,5 +1,5 @@
 """The partnership form of Le Neuf is bridge card play: its results must equal the
-published double-dummy tables of real deals (tests/solver/data, from DDS's test files)."""
+published double-dummy tables of real deals (tests/solver/published, from DDS test files)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from nines.solver import Solver, position_from_deal
 
-DATA = Path(__file__).parent / "data" / "dds_legacy_list100.txt"
+DATA = Path(__file__).parent / "published" / "dds_legacy_list100.txt"
 STRAINS = ("S", "H", "D", "C", "NT")
 SEATS = ("N", "E", "S", "W")
 

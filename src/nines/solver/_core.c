@@ -295,17 +295,6 @@ HOT void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NS
     memcpy(legal, h, sizeof(uint16_t) * NSUITS); /* neither: play anything */
 }
 
-/* can player q beat a card of suit ws, strength wr, when suit ls was led? */
-HOT int can_beat(const Ctx *c, int q, int ls, int ws, int wr) {
-    const uint16_t *h = c->hand[q];
-    if (h[ls]) return ws == ls && (h[ls] & ABOVE(wr)) != 0;
-    if (c->trump < 0) return 0;
-    uint16_t t = h[c->trump];
-    if (!t) return 0;
-    if (ws != c->trump) return 1;
-    return (t & ABOVE(wr)) != 0;
-}
-
 /* one representative per run of equivalent legal cards */
 HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
     int n = 0;
