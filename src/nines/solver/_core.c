@@ -788,6 +788,64 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     return -1;
 }
 
+/* In the middle of a trick: does the side of the player to move win this trick for sure,
+ * and how many more tricks can the winner cash at once?  (DDS's quick tricks of the second
+ * hand, for any place in the trick.)  The side wins the trick when one of its players still
+ * to play holds a card that beats the card winning now and that no opponent still to play
+ * can beat (the side's strongest card: a teammate may have to overtake another); that
+ * player then leads, and when nobody else holds a trump it cashes the top card of each
+ * other suit it holds.  <0: no cutoff. */
+HOT int trick_cut(const Ctx *c, int need_won, uint16_t rel[NSUITS]) {
+    const int np = c->np, nt = c->ntable, tr = c->trump;
+    const int p = seat_at(c, nt), me = c->maxside[p];
+    const int ls = c->tcard[0] >> 4;
+    const int wi = trick_winner(c, nt);
+    const int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
+    /* best card each player still to play can bring (suit -1: none that can win) */
+    int cs[MAXP], cr[MAXP], who[MAXP], left = np - nt;
+    for (int k = 0; k < left; k++) {
+        int q = seat_at(c, nt + k);
+        who[k] = q;
+        if (c->hand[q][ls]) { cs[k] = ls; cr[k] = topbit(c->hand[q][ls]); }
+        else if (tr >= 0 && c->hand[q][tr]) { cs[k] = tr; cr[k] = topbit(c->hand[q][tr]); }
+        else { cs[k] = -1; cr[k] = 0; }
+    }
+#define BEATS(s1, r1, s2, r2) (((s1) == (s2) && (r1) > (r2)) || ((s1) == tr && (s2) != tr))
+    /* the side's strongest card decides who of the side wins (a teammate may have to
+     * follow with a higher card than another's) */
+    int hh = -1, hs = 0, hr = 0;
+    for (int k = 0; k < left; k++) {
+        if (c->maxside[who[k]] != me || cs[k] < 0) continue;
+        if (hh < 0 || BEATS(cs[k], cr[k], hs, hr)) { hh = who[k]; hs = cs[k]; hr = cr[k]; }
+    }
+    if (hh < 0 || !BEATS(hs, hr, ws, wr)) return -1;
+    for (int j = 0; j < left; j++)
+        if (c->maxside[who[j]] != me && cs[j] >= 0 && BEATS(cs[j], cr[j], hs, hr)) return -1;
+#undef BEATS
+    int k = 1;
+    uint16_t q[NSUITS] = {0, 0, 0, 0};
+    q[hs] = PFX(hr);
+    /* anyone else holding a trump could ruff, and a teammate who ruffs takes the lead */
+    int trumps = 0;
+    if (tr >= 0)
+        for (int o = 0; o < np; o++)
+            if (o != hh && c->hand[o][tr]) trumps = 1;
+    if (!trumps) {
+        for (int s = 0; s < NSUITS; s++) {
+            uint32_t all = c->inplay[s];
+            if (s == hs || !all) continue;
+            int top = topbit(all);
+            if (c->owner[s][top] == hh) { k++; q[s] = PFX(top); }
+        }
+    }
+    const int rem = c->tricks_left;
+    if (me ? k >= need_won : rem - k < need_won) {
+        memcpy(rel, q, sizeof q);
+        return me;
+    }
+    return -1;
+}
+
 /* the last trick: one card each, nothing to choose */
 HOT int last_trick(Ctx *c, uint16_t rel[NSUITS]) {
     int ls = 0, lr = 0, ws = -1, wr = 0, wp = c->leader, same = 0;
@@ -863,6 +921,10 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
             r = tt_probe(c, need, sig, k0, k1, rel, &hint);
             if (r >= 0) { c->st_hit++; return r; }
         }
+    }
+    if (nt > 0 && c->use_bounds && c->tricks_left > 1) {
+        int r = trick_cut(c, c->target - c->won, rel);
+        if (r >= 0) return r;
     }
     const int p = seat_at(c, nt);
     const int ismax = c->maxside[p];
