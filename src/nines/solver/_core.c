@@ -710,6 +710,27 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], uint16_t q[NSUIT
             memcpy(q, qt, sizeof qt);
         }
     }
+    if (!best && c->trump >= 0) {
+        /* a ruff: p leads a suit a teammate is out of, and the teammate's top trump beats
+         * the trumps of every opponent who is out of it too */
+        const int tr = c->trump;
+        for (int t = 0; t < c->np && !best; t++) {
+            if (t == p || c->maxside[t] != c->maxside[p] || !c->hand[t][tr]) continue;
+            const int ttop = topbit(c->hand[t][tr]);
+            for (int s = 0; s < NSUITS && !best; s++) {
+                if (s == tr || !c->hand[p][s] || c->hand[t][s]) continue;
+                int ok = 1;
+                for (int o = 0; o < c->np && ok; o++)
+                    if (c->maxside[o] != c->maxside[p] && !c->hand[o][s] && c->hand[o][tr] && topbit(c->hand[o][tr]) > ttop)
+                        ok = 0;
+                if (ok) {
+                    best = 1;
+                    q[0] = q[1] = q[2] = q[3] = 0;
+                    q[tr] = PFX(ttop);
+                }
+            }
+        }
+    }
     return best;
 }
 
@@ -735,7 +756,7 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
             if (top[s] == o) sum += popc(c->hand[o][s]);
         if (sum > ceiling) ceiling = sum;
     }
-    int qt = ceiling >= cutoff ? sure_tricks(c, p, top, q) : 0;
+    int qt = ceiling >= cutoff || cutoff == 1 ? sure_tricks(c, p, top, q) : 0;
     if (qt >= cutoff) {
         memcpy(rel, q, sizeof q);
         return lmax;
