@@ -791,6 +791,22 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
             int n = popc(m);
             if (n > best[side]) { best[side] = n; low[side] = opp ? lowbit(m) : -1; }
         }
+        if (c->rule == RULE_FOLLOW) {
+            /* DDS's later tricks in trumps: a side holding the two top trumps in two hands
+             * takes two tricks unless both are bare (following suit it can keep them apart) */
+            uint32_t all = c->inplay[tr];
+            int t1 = topbit(all);
+            uint32_t rest = all & ~(1u << t1);
+            if (rest) {
+                int t2 = topbit(rest);
+                int h1 = c->owner[tr][t1], h2 = c->owner[tr][t2], side = c->maxside[h1];
+                if (h1 != h2 && c->maxside[h2] == side && best[side] < 2 &&
+                    (popc(c->hand[h1][tr]) > 1 || popc(c->hand[h2][tr]) > 1)) {
+                    best[side] = 2;
+                    low[side] = t2;
+                }
+            }
+        }
         const int lside = lmax, oside = !lmax;
         int cut = -1, why = -1;
         if (lmax) {
