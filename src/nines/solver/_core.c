@@ -927,6 +927,35 @@ HOT void extend_runs(const Ctx *c, int p, const uint16_t legal[NSUITS], uint16_t
     }
 }
 
+/* At the start of a trick: the answer without searching, if the target is out of reach
+ * either way, the last trick is forced, a bound settles it or the table knows it; else <0
+ * (and the position's key, with the table's best card if it has one). */
+static inline int boundary_cut(Ctx *c, uint16_t rel[NSUITS], int *hint, uint64_t *sig, uint64_t *k0, uint64_t *k1) {
+    const int need = c->target - c->won;
+    if (need <= 0) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 1; }
+    if (need > c->tricks_left) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 0; }
+    if (c->tricks_left == 1) return last_trick(c, rel);
+#ifdef SOLVER_STATS
+    c->st_depth[c->tricks_left]++;
+#endif
+    if (c->use_tt) { /* start fetching the table's bucket while the bounds are worked out */
+        make_key(c, sig, k0, k1);
+        const TTBucket *pb = &c->tt->b[tt_index(c->tt, *sig)];
+        __builtin_prefetch(pb);
+        __builtin_prefetch((const char *)pb + 64);
+        __builtin_prefetch((const char *)pb + 128);
+        __builtin_prefetch((const char *)pb + sizeof(TTBucket));
+    }
+    int r = c->use_bounds ? bounds_cut(c, need, rel) : -1;
+    if (r >= 0) { c->st_bound++; return r; }
+    if (c->use_tt) {
+        c->st_probe++;
+        r = tt_probe(c, need, *sig, *k0, *k1, rel, hint);
+        if (r >= 0) { c->st_hit++; return r; }
+    }
+    return -1;
+}
+
 static int search(Ctx *c, uint16_t rel[NSUITS]) {
     c->nodes++;
 #ifdef SOLVER_STATS
@@ -937,27 +966,8 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     int hint = NO_MOVE, need = 0;
     if (nt == 0) {
         need = c->target - c->won;
-        if (need <= 0) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 1; }
-        if (need > c->tricks_left) { rel[0] = rel[1] = rel[2] = rel[3] = 0; return 0; }
-        if (c->tricks_left == 1) return last_trick(c, rel);
-#ifdef SOLVER_STATS
-        c->st_depth[c->tricks_left]++;
-#endif
-        if (c->use_tt) { /* start fetching the table's bucket while the bounds are worked out */
-            make_key(c, &sig, &k0, &k1);
-            const TTBucket *pb = &c->tt->b[tt_index(c->tt, sig)];
-            __builtin_prefetch(pb);
-            __builtin_prefetch((const char *)pb + 64);
-            __builtin_prefetch((const char *)pb + 128);
-            __builtin_prefetch((const char *)pb + sizeof(TTBucket));
-        }
-        int r = c->use_bounds ? bounds_cut(c, need, rel) : -1;
-        if (r >= 0) { c->st_bound++; return r; }
-        if (c->use_tt) {
-            c->st_probe++;
-            r = tt_probe(c, need, sig, k0, k1, rel, &hint);
-            if (r >= 0) { c->st_hit++; return r; }
-        }
+        int r = boundary_cut(c, rel, &hint, &sig, &k0, &k1);
+        if (r >= 0) return r;
     }
     if (nt > 0 && c->use_bounds && c->tricks_left > 1) {
         int r = trick_cut(c, c->target - c->won, rel);
