@@ -641,9 +641,10 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
  * suit changes nothing for the other suits: the only players who run out during the
  * counted rounds hold no trumps.
  *
- * Master trumps: a trump higher than every trump of the other side wins a trick for its
- * side whenever it is played, and one hand plays its cards in different tricks, so a
- * side takes at least as many tricks as its best hand holds master trumps.
+ * Trumps: a trump that loses its trick loses to a higher trump of the other side, and a
+ * hand plays its cards in different tricks, so a side takes at least as many tricks as one
+ * of its hands holds trumps that cannot each be paired with a higher trump of the other
+ * side (master trumps are the simplest case).
  * ---------------------------------------------------------------------------------- */
 /* Rounds of suit s that player p can cash from the top, keeping the lead (see above);
  * *low receives the lowest of p's cards that had to beat someone's card, or -1. */
@@ -785,11 +786,22 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
         for (int o = 0; o < np; o++) sidetr[c->maxside[o]] |= c->hand[o][tr];
         int best[2] = {0, 0}, low[2] = {-1, -1};
         for (int o = 0; o < np; o++) {
-            int side = c->maxside[o];
-            uint32_t opp = sidetr[!side];
-            uint32_t m = c->hand[o][tr] & (opp ? (uint32_t)ABOVE(topbit(opp)) : 0xFFFFu);
-            int n = popc(m);
-            if (n > best[side]) { best[side] = n; low[side] = opp ? lowbit(m) : -1; }
+            /* every trump of o that loses its trick loses to a higher trump of the other
+             * side, a different one each time: o's side makes at least as many tricks as
+             * o has trumps the other side's cannot all be matched against (greedy matching) */
+            const int side = c->maxside[o];
+            uint32_t mine = c->hand[o][tr], opp = sidetr[!side];
+            if (!mine) continue;
+            const int lowest = lowbit(mine);
+            int beaten = 0;
+            for (uint32_t x = mine; x; x &= x - 1) {
+                uint32_t higher = opp & ABOVE(lowbit(x));
+                if (!higher) break;
+                opp &= ~(1u << lowbit(higher));
+                beaten++;
+            }
+            int n = popc(mine) - beaten;
+            if (n > best[side]) { best[side] = n; low[side] = sidetr[!side] ? lowest : -1; }
         }
         if (c->rule == RULE_FOLLOW) {
             /* DDS's later tricks in trumps: a side holding the two top trumps in two hands
