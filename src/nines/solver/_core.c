@@ -225,7 +225,7 @@ typedef struct {
     int won;                 /* tricks MAX has won since the root */
     int target;              /* the zero-window question: does MAX reach target tricks? */
     uint64_t nodes;
-    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2], st_nd[MAXRANKS + 1], st_side[2][2][5];
+    uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2], st_nd[MAXRANKS + 1], st_side[2][2][5], st_tricks;
     int use_partition;       /* 0: key the table on every card (exact relative ranks) */
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     TT *tt;
@@ -1027,6 +1027,9 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
             res = search(c, cr);
         } else {
             /* the trick is complete: its winner leads the next one */
+#ifdef SOLVER_STATS
+            c->st_tricks++;
+#endif
             int wi = trick_winner(c, np);
             int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
             int wp = seat_at(c, wi);
@@ -1170,7 +1173,7 @@ static void keep_stats(SolverObject *self, const Ctx *c) {
     memcpy(self->st_depth, c->st_depth, sizeof self->st_depth);
 #ifdef SOLVER_STATS /* a developer's view of the search, on standard error */
     for (int i = 0; i <= MAXRANKS; i++) fprintf(stderr, "%llu ", (unsigned long long)c->st_nd[i]);
-    fprintf(stderr, "nodes by tricks left\n");
+    fprintf(stderr, "nodes by tricks left; %llu tricks completed\n", (unsigned long long)c->st_tricks);
     for (int a = 1; a >= 0; a--)
         for (int b = 1; b >= 0; b--)
             fprintf(stderr, "%s %s: cut@1 %llu cut@2 %llu cut@3 %llu cut@4+ %llu all %llu\n", a ? "lead" : "follow",
