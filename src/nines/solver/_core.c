@@ -682,11 +682,9 @@ HOT int cash(const Ctx *c, int p, int s, int *low) {
     return rounds;
 }
 
-/* Sure tricks of player p on lead: its own cashing, or crossing first to a teammate's
- * winner (p leads a card of a suit the teammate cashes) and the teammate's cashing. */
-/* Sure tricks of player p on lead: its own cashing, or crossing first to a teammate's
- * winner (p leads a card of a suit the teammate cashes) and the teammate's cashing.
- * top[s] is the holder of the top card of suit s (-1: none left). */
+/* Sure tricks of player p on lead: its own cashing, then crossing to a teammate's winner
+ * (p leads a card of a suit the teammate cashes) and the teammate's cashing; or a ruff by a
+ * teammate.  top[s] is the holder of the top card of suit s (-1: none left). */
 HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], uint16_t q[NSUITS]) {
     int best = 0, low;
     for (int s = 0; s < NSUITS; s++) {
@@ -695,6 +693,9 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], uint16_t q[NSUIT
         best += cash(c, p, s, &low);
         if (low >= 0) q[s] = PFX(low);
     }
+    const int own = best;
+    uint16_t qown[NSUITS];
+    memcpy(qown, q, sizeof qown);
     for (int t = 0; t < c->np; t++) {
         if (t == p || c->maxside[t] != c->maxside[p]) continue;
         int total = 0, entry = 0;
@@ -706,9 +707,12 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], uint16_t q[NSUIT
             total += k;
             if (low >= 0) qt[s] = PFX(low);
         }
-        if (entry && total > best) {
-            best = total;
-            memcpy(q, qt, sizeof qt);
+        /* the leader's own winners first (the suits differ: each needs its holder to have
+         * the top card), then across to the teammate; the teammate, holding as many cards
+         * as there are tricks, always has other cards to follow or discard with */
+        if (entry && own + total > best) {
+            best = own + total;
+            for (int s = 0; s < NSUITS; s++) q[s] = (uint16_t)(qown[s] | qt[s]);
         }
     }
     if (!best && c->trump >= 0) {
