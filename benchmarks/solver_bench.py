@@ -53,7 +53,7 @@ def random_position(form: str, rng: random.Random, trump: str | None, leader: st
 
 def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, int(round(q * (len(ordered) - 1)))))
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[k]
 
 

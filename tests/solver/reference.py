@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from nines.cards import SUITS, Card, Rank, Suit, ace_high, ace_low, deck_36, deck_52
 
@@ -114,7 +114,7 @@ def brute_value(
     tr = None if trump is None else trump.index
     mine = tuple(seat in counted for seat in seats)
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(held: tuple[int, ...], lead: int, table: tuple[int, ...]) -> int:
         if len(table) == n:
             w = (lead + winner(table, tr)) % n

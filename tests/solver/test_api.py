@@ -6,8 +6,8 @@ import pytest
 
 from nines.cards import Card, Suit, parse_cards, parse_deal
 from nines.solver import (
-    SolverInputError,
     Solver,
+    SolverInputError,
     make_position,
     position_from_deal,
     score_cards,

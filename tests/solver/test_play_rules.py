@@ -8,8 +8,8 @@ import random
 import pytest
 
 from nines.cards import SUITS, Card, deck_36, deck_52
-from nines.solver import legal_cards, make_position
 from nines.games.tricks import Trick, follow_suit
+from nines.solver import legal_cards, make_position
 
 from .reference import ELYIGIT, NEUF_PARTNERS, legal
 

@@ -20,7 +20,7 @@ the techniques.
 
 from __future__ import annotations
 
-from .api import DEFAULT_TABLE_MB, SolveResult, Solver, TableInfo, legal_cards, score_cards, solve
+from .api import DEFAULT_TABLE_MB, Solver, SolveResult, TableInfo, legal_cards, score_cards, solve
 from .batch import solve_many
 from .errors import SolverInputError
 from .games import GAMES

@@ -18,14 +18,14 @@ from .errors import SolverInputError
 from .position import Position, make_position
 
 __all__ = [
-    "Solver",
-    "SolveResult",
-    "TableInfo",
-    "solve",
-    "score_cards",
-    "legal_cards",
     "DEFAULT_TABLE_MB",
     "MAX_DEFAULT_TABLE_MB",
+    "SolveResult",
+    "Solver",
+    "TableInfo",
+    "legal_cards",
+    "score_cards",
+    "solve",
 ]
 
 DEFAULT_TABLE_MB = 64

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .api import DEFAULT_TABLE_MB, SolveResult, Solver
+from .api import DEFAULT_TABLE_MB, Solver, SolveResult
 from .errors import SolverInputError
 from .position import Position
 

@@ -14,7 +14,7 @@ from ..cards import SUITS, Card, Rank, Suit, ace_high, ace_low, deck_36, deck_52
 from . import _core
 from .errors import SolverInputError
 
-__all__ = ["GameDef", "GAMES", "Form", "FORMS", "game_def", "resolve_form", "sides_of"]
+__all__ = ["FORMS", "GAMES", "Form", "GameDef", "game_def", "resolve_form", "sides_of"]
 
 Form = Literal["three", "partners", "individual"]
 FORMS: tuple[str, ...] = ("three", "partners", "individual")

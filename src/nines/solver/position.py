@@ -14,7 +14,7 @@ from . import _core
 from .errors import SolverInputError
 from .games import GameDef, game_def, resolve_form, sides_of
 
-__all__ = ["Position", "make_position", "position_from_deal", "parse_trump_text"]
+__all__ = ["Position", "make_position", "parse_trump_text", "position_from_deal"]
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ...solver import DEFAULT_TABLE_MB, SolveResult, Solver, SolverInputError, position_from_deal
+from ...solver import DEFAULT_TABLE_MB, Solver, SolveResult, SolverInputError, position_from_deal
 
 EXIT_BAD_INPUT = 2
 
@@ -72,8 +71,8 @@ def register(app: typer.Typer) -> None:
         trump: str = typer.Option(..., "--trump", "-t", help="S, H, D, C, or NT for no trumps."),
         leader: str = typer.Option(..., "--leader", "-l", help="The seat that leads (or led) the current trick."),
         played: str = typer.Option("", "--played", help='Cards already played to the current trick, in order from the leader: "9H 7H".'),
-        form: Optional[str] = typer.Option(None, "--form", help="Le Neuf with four hands: partners (default) or individual."),
-        player: Optional[str] = typer.Option(None, "--player", help="Paranoid forms: only this seat's value."),
+        form: str | None = typer.Option(None, "--form", help="Le Neuf with four hands: partners (default) or individual."),
+        player: str | None = typer.Option(None, "--player", help="Paranoid forms: only this seat's value."),
         scores: bool = typer.Option(False, "--scores", help="Also give the tricks each legal card of the seat to play leads to."),
         json_out: bool = typer.Option(False, "--json", help='Print {"tricks": {...}} (and "scores") as JSON.'),
         table_mb: float = typer.Option(DEFAULT_TABLE_MB, "--table-mb", help="Transposition table limit in megabytes."),
