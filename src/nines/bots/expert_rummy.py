@@ -69,7 +69,7 @@ class _Reading:
         self.opponents = others
         smallest = min((view.hand_sizes[s] for s in others), default=9)
         # how likely the hand is to end before this player can shed much
-        self.risk = 0.6 if smallest <= 2 else 0.25 if smallest <= 4 else 0.08
+        self.risk = 0.6 if smallest <= 2 else 0.3 if smallest <= 4 else 0.1
 
     @staticmethod
     def _table_runs(view: RummyView) -> dict[int, TableRun]:
@@ -165,12 +165,18 @@ class RummyExpert:
 
     # -- drawing -----------------------------------------------------------------------
 
-    def _after_best_discard(self, reading: _Reading, hand: list[Card]) -> float:
-        """Dead cards once the hand has thrown its most useless card."""
-        best = float(len(hand) + OPENING_PENALTY)
-        for card in set(hand):
-            best = min(best, reading.dead(_without(hand, [card])))
-        return best
+    @staticmethod
+    def _after_best_discard(reading: _Reading, hand: list[Card]) -> float:
+        """The hand's judgement once it has thrown its most useless card.
+
+        Throwing a card the plan cannot place leaves the plan as it was, one card
+        shorter; no single card's loss can do better.
+        """
+        placed = plan(hand, reading.is_wild, reading.table, True)
+        value = float(max(0, placed.dead - 1))
+        if not reading.opened and not plan(hand, reading.is_wild, reading.table, False).can_open:
+            value += OPENING_PENALTY
+        return value
 
     def _draw(self, reading: _Reading, actions: Sequence[object]) -> Decision:
         view = reading.view
@@ -205,7 +211,10 @@ class RummyExpert:
                 continue
             new_hand, table, wilds_laid, text = after
             score = (reading.dead(new_hand, table, True), len(new_hand), wilds_laid)
-            if (score[0], score[1]) < current and (best is None or score < best[0]):
+            # Opening is always taken: until then a hand that ends costs the flat penalty,
+            # and table runs cannot be extended.
+            better = (score[0], score[1]) < current or (not reading.opened and isinstance(action, Lay))
+            if better and (best is None or score < best[0]):
                 best = (score, action, text)
         if best is not None:
             (dead, size, _), action, text = best
@@ -271,7 +280,7 @@ class RummyExpert:
             rest = _without(hand, [card])
             # the hand without it, one draw later (the best discard then made)
             ahead = sum(n * self._after_best_discard(reading, rest + [c]) for c, n in reading.unseen.items()) / total
-            value = ahead + self.budget.danger_weight * danger[card] - reading.risk * reading.points(card) / 10.0
+            value = ahead + self.budget.danger_weight * danger[card] - reading.risk * reading.points(card) / 8.0
             scored.append((value, reading.points(card) * -1, card.code, action))
         scored.sort(key=lambda item: item[:3])
         value, _, _, action = scored[0]
