@@ -91,3 +91,19 @@ def test_command_table_and_errors():
     assert wrong.exit_code != 0 and "3 seats" in wrong.output
     unknown = runner.invoke(app, ["tournament", "neuf", "--players", "nobody", "--deals", "5"])
     assert unknown.exit_code != 0 and "unknown player" in unknown.output
+
+
+def test_a_match_that_never_ends_is_abandoned_not_fatal(monkeypatch):
+    from nines.tournament import play
+
+    from nines.tournament.runner import TournamentError
+
+    config = TournamentConfig(GameSetup("neuf"), ("basic", "random", "random"), deals=40, seed=1)
+    monkeypatch.setattr(play, "MAX_ACTIONS", 400)  # a Le Neuf match of more than about 9 deals is cut off
+    raw = run(config)
+    assert raw.abandoned and raw.deals >= 3
+    assert all(job.finished for jobs in raw.matches for job in jobs)
+    assert summarise(raw).abandoned == len(raw.abandoned)
+    monkeypatch.setattr(play, "MAX_ACTIONS", 30)  # no match can end: the tournament says so
+    with pytest.raises(TournamentError, match="did not finish"):
+        run(config)

@@ -21,7 +21,9 @@ from .metrics import metric_for
 from .oracle import ORACLE_FACTORIES, SeesAllCards
 from .schedule import Job, derive_seed
 
-MAX_ACTIONS = 200_000
+MAX_ACTIONS = 20_000
+"""A match still going after this many actions is abandoned (no game needs a tenth of it;
+rummy can loop for ever if both players keep taking and throwing back the top discard)."""
 
 
 @dataclass
@@ -33,6 +35,8 @@ class JobResult:
     deals: list[dict[str, float]]  # per finished deal: seat -> result
     winners: list[list[str]]  # each winner as the seats it stands for
     times: dict[str, list[float]] = field(default_factory=dict)  # player name -> seconds per decision
+    finished: bool = True
+    """False when the match was abandoned after :data:`MAX_ACTIONS` actions."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ def play_job(
             times[names[seat]].append(clock() - start)
         state.apply(decision.action, by=seat)
     else:
-        raise RuntimeError(f"match {job.match} did not finish in {MAX_ACTIONS} actions")
+        return JobResult(job.match, job.rotation, tuple(seats), job.seating, [], [], times, finished=False)
     if on_deal is not None:
         on_deal()
     metric = metric_for(spec.id)

@@ -61,6 +61,7 @@ class Summary:
     seatings: int
     players: list[PlayerSummary]
     pairwise: dict[tuple[str, str], Estimate] = field(default_factory=dict)
+    abandoned: int = 0
 
     def player(self, name: str) -> PlayerSummary:
         return next(p for p in self.players if p.name == name)
@@ -76,6 +77,7 @@ class Summary:
             "deal_plays": self.deal_plays,
             "matches": self.matches,
             "seatings": self.seatings,
+            "abandoned_matches": self.abandoned,
             "players": [p.to_dict() for p in self.players],
             "pairwise_edge": [
                 {"player": a, "over": b, **estimate.to_dict()} for (a, b), estimate in self.pairwise.items()
@@ -162,6 +164,7 @@ def summarise(raw: RawResults) -> Summary:
         seatings=config.rotations,
         players=players,
         pairwise=pairwise,
+        abandoned=len(raw.abandoned),
     )
 
 

@@ -49,6 +49,8 @@ class TournamentConfig:
 class RawResults:
     config: TournamentConfig
     matches: list[list[JobResult]] = field(default_factory=list)  # by match, then by rotation
+    abandoned: list[int] = field(default_factory=list)
+    """Matches left out because some seating did not finish (see ``play.MAX_ACTIONS``)."""
 
     @property
     def deals(self) -> int:
@@ -56,8 +58,14 @@ class RawResults:
 
 
 def distinct_deals(jobs: Sequence[JobResult]) -> int:
-    """A match's deals, counted once however many seatings replayed it."""
+    """A match's deals, counted once however many seatings replayed it (none if abandoned)."""
+    if not all(job.finished for job in jobs):
+        return 0
     return max((len(job.deals) for job in jobs), default=0)
+
+
+class TournamentError(RuntimeError):
+    """The tournament cannot go on (its matches do not finish)."""
 
 
 class _Plan:
@@ -81,6 +89,12 @@ class _Plan:
 
     def prefix_end(self) -> int | None:
         """K such that matches ``0..K-1`` are complete and hold at least N deals, once known."""
+        finished = [m for m in self.done if self.complete(m)]
+        abandoned = [m for m in finished if not all(job.finished for job in self.done[m].values())]
+        if len(abandoned) >= 5 and 2 * len(abandoned) >= len(finished):
+            raise TournamentError(
+                f"{len(abandoned)} of {len(finished)} matches did not finish; these players cannot end a match here"
+            )
         total = 0
         match = 0
         while self.complete(match):
@@ -103,7 +117,10 @@ class _Plan:
         return jobs
 
     def results(self, end: int) -> RawResults:
-        return RawResults(self.config, [[self.done[m][r] for r in range(self.rotations)] for m in range(end)])
+        matches = [[self.done[m][r] for r in range(self.rotations)] for m in range(end)]
+        kept = [jobs for jobs in matches if all(job.finished for job in jobs)]
+        abandoned = [jobs[0].match for jobs in matches if not all(job.finished for job in jobs)]
+        return RawResults(self.config, kept, abandoned)
 
 
 def run(config: TournamentConfig, progress: Progress | None = None) -> RawResults:

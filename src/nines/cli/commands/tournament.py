@@ -95,6 +95,7 @@ def render(summary: Summary) -> Table:
         title=(
             f"{summary.game}: {summary.deals} {metric.deal_word}s x {summary.seatings} seatings "
             f"({summary.deal_plays} played, {summary.matches} matches), seed {summary.seed}"
+            + (f"; {summary.abandoned} matches abandoned unfinished" if summary.abandoned else "")
         ),
         caption=(
             f"mean: {metric.name}, {direction}; edge: how much better than the others per {metric.deal_word} "
