@@ -7,9 +7,10 @@ made so far (a player who bid is likely to hold a good hand, one who passed a we
 one), using the basic player's hand valuation as the model of a bidder.  Then:
 
 * **the auction**: in each sampled deal every trump is solved exactly with this player
-  as declarer; the contract with the best expected score (made: the bid; defeated:
-  the bid and one more to the defenders) is bid if it beats passing, one step above
-  the standing bid being enough to take the contract;
+  as declarer, and so is the standing contract with its bidder as declarer; the
+  contract with the best expected score (made: the bid; defeated: the bid and one more
+  to the defenders) is bid if it is worth more than letting the standing contract be
+  played (which may be its partner's, worth raising only for more);
 * **trumps**: the declarer, who cannot yet see the dummy, solves every trump in each
   sampled deal and names the one that makes the contract most often;
 * **card play** (perfect-information Monte Carlo): every legal card is scored by the
@@ -35,7 +36,7 @@ from .base import Decision
 from .elyigit_basic import estimate_tricks
 from .elyigit_worlds import ElyigitKnowledge, code
 from .expert_neuf import shared_solver
-from .ismcts_elyigit import choose_call, choose_trump, simulate_contracts
+from .ismcts_elyigit import choose_call, choose_trump, contract_value, simulate_contracts
 from .sampling import resample
 from .tricksim import ACE_LOW_CARDS
 
@@ -117,16 +118,16 @@ class ElyigitExpert:
 
     def decide(self, view: ElyigitView) -> Decision:
         if view.phase == "auction":
-            knowledge = ElyigitKnowledge.from_view(view)
-            tricks = self._contracts(view, knowledge, self.budget.auction_worlds)
-            return choose_call(view, tricks, f"in {self.budget.auction_worlds} likely deals solved exactly")
+            return self._auction(view)
         if view.phase == "trump":
             knowledge = ElyigitKnowledge.from_view(view)
-            tricks = self._contracts(view, knowledge, self.budget.trump_worlds)
-            return choose_trump(view, tricks, f"in {self.budget.trump_worlds} likely deals solved exactly")
+            worlds = self._worlds(view, knowledge, self.budget.trump_worlds)
+            tricks = simulate_contracts(view, worlds, self.rng, self._solve_for(view))
+            return choose_trump(view, tricks, f"in {len(worlds)} likely deals solved exactly")
         return self._play(view)
 
-    def _contracts(self, view: ElyigitView, knowledge: ElyigitKnowledge, worlds: int) -> dict[Suit | None, list[int]]:
+    @staticmethod
+    def _solve_for(view: ElyigitView):
         solver = shared_solver()
         seats = list(view.seats)
 
@@ -135,7 +136,22 @@ class ElyigitExpert:
             position = make_position("elyigit", {s: _cards(hands[s]) for s in seats}, suit, left_of(declarer))
             return solver.value(position, side_of(declarer))
 
-        return simulate_contracts(view, self._worlds(view, knowledge, worlds), self.rng, solve)
+        return solve
+
+    def _auction(self, view: ElyigitView) -> Decision:
+        """Bid when a contract of ours is worth more than letting the standing contract be played."""
+        knowledge = ElyigitKnowledge.from_view(view)
+        worlds = self._worlds(view, knowledge, self.budget.auction_worlds)
+        solve = self._solve_for(view)
+        tricks = simulate_contracts(view, worlds, self.rng, solve)
+        standing = 0.0
+        if view.high_bidder is not None and view.high_bid is not None:
+            # the standing contract, its declarer naming the trump best for it in each deal
+            theirs = simulate_contracts(view, worlds, self.rng, solve, declarer=view.high_bidder)
+            best = [max(counts[i] for counts in theirs.values()) for i in range(len(worlds))]
+            value = contract_value(best, view.high_bid)
+            standing = value if side_of(view.high_bidder) == side_of(view.seat or "") else -value
+        return choose_call(view, tricks, f"in {len(worlds)} likely deals solved exactly", standing)
 
     def _play(self, view: ElyigitView) -> Decision:
         legal = [Card.parse(text.split()[1]) for text in view.legal]

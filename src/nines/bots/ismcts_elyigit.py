@@ -63,12 +63,13 @@ def trump_name(suit: Suit | None) -> str:
 def simulate_contracts(
     view: ElyigitView, worlds: list[dict[str, list[int]]], rng: random.Random,
     solve: Callable[[dict[str, list[int]], int, str], int] | None = None,
+    declarer: str | None = None,
 ) -> dict[Suit | None, list[int]]:
-    """Tricks this seat's side takes as declarer under each trump, in each of the sampled ``worlds``.
+    """Tricks ``declarer``'s side (by default this seat's) takes under each trump, in each sampled deal.
 
     ``solve(hands, trump, declarer)`` evaluates a deal; by default it is played out at random.
     """
-    me = view.seat
+    me = declarer or view.seat
     assert me is not None
     seats = list(view.seats)
     rules = TrickRules(compulsory_for(view).legal)
@@ -85,21 +86,34 @@ def simulate_contracts(
     return out
 
 
-def choose_call(view: ElyigitView, tricks: dict[Suit | None, list[int]], how: str) -> Decision:
-    """Bid the contract with the best expected score above the standing bid, or pass."""
+def choose_call(
+    view: ElyigitView, tricks: dict[Suit | None, list[int]], how: str, standing: float | None = None
+) -> Decision:
+    """Bid the contract with the best expected score above the standing bid, or pass.
+
+    ``standing`` is what passing is expected to score for this side (the standing
+    contract played out: positive when partner holds it, negative when the opponents
+    would make theirs).  Without it, a player passes whenever its partner holds the
+    contract and otherwise bids any contract worth more than nothing.
+    """
     me = view.seat
     high = view.high_bid
     legal_bids = [int(text.split()[1]) for text in view.legal if text.startswith("bid")]
-    if view.high_bidder is not None and side_of(view.high_bidder) == side_of(me or ""):
+    partner_holds = view.high_bidder is not None and side_of(view.high_bidder) == side_of(me or "")
+    if partner_holds and standing is None:
         return Decision(Pass(), f"my partner holds the contract at {high}: pass")
+    passing = 0.0 if standing is None else standing
     best: tuple[float, int, Suit | None] | None = None
     for bid in legal_bids:
         for suit, counts in tricks.items():
             value = contract_value(counts, bid)
             if best is None or value > best[0]:
                 best = (value, bid, suit)
-    if best is None or best[0] <= 0:
-        return Decision(Pass(), f"no contract above {high or 'nothing'} pays on average {how}: pass")
+    if best is None or best[0] <= passing:
+        if standing is None or view.high_bidder is None:
+            return Decision(Pass(), f"no contract above {high or 'nothing'} pays on average {how}: pass")
+        whose = "my partner's" if partner_holds else "their"
+        return Decision(Pass(), f"{whose} {high} is worth {standing:+.1f} to us {how}, more than any bid of mine: pass")
     value, bid, suit = best
     made = sum(1 for t in tricks[suit] if t >= bid) / len(tricks[suit])
     return Decision(Bid(bid), f"{bid} with {trump_name(suit)} is made {100 * made:.0f}% of the time {how}: bid {bid}")
