@@ -132,3 +132,19 @@ def test_play_reasons_name_the_target():
     decision = ElyigitExpert(random.Random(3), ElyigitBudget(6, 6, 6)).decide(state.view(seat))
     assert isinstance(decision.action, Play) and "%" in decision.reason
     assert seat == "E" and decision.action in state.legal_actions()
+
+
+def test_a_bid_must_be_worth_more_than_letting_the_standing_contract_play():
+    from nines.bots.ismcts_elyigit import choose_call
+
+    state = _state()
+    state.apply(Bid(6))  # N bids six; E to speak
+    view = state.view("E")
+    sure_seven = {suit: [7, 7, 7, 7] for suit in Suit}  # E's side would make seven for sure: +7
+    assert isinstance(choose_call(view, sure_seven, "here").action, Bid)
+    # but if N's six is defeated anyway (worth +7 to E's side), passing is better
+    decision = choose_call(view, sure_seven, "here", standing=7.5)
+    assert isinstance(decision.action, Pass) and "more than any bid" in decision.reason
+    # and a contract that fails by little is a sacrifice worth making against a sure six
+    short = {suit: [6, 6, 7, 7] for suit in Suit}  # seven made half the time: -0.5
+    assert isinstance(choose_call(view, short, "here", standing=-6.0).action, Bid)
