@@ -19,7 +19,7 @@ def test_no_constraints_is_a_plain_shuffle_of_exact_sizes():
 def test_forbidden_cards_never_reach_a_hand_and_sizes_are_exact():
     rng = random.Random(2)
     pool = list(range(26))
-    forbidden = [set(range(0, 13)), set(range(13, 20)), set()]
+    forbidden = [set(range(13)), set(range(13, 20)), set()]
     for _ in range(300):
         hands = deal_unseen(pool, [8, 8, 10], forbidden, rng)
         assert [len(h) for h in hands] == [8, 8, 10]

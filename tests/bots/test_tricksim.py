@@ -4,11 +4,6 @@ import random
 
 import pytest
 
-from nines.cards import ace_high, ace_low
-from nines.games.elyigit import ElyigitOptions, ElyigitState
-from nines.games.elyigit.play_rules import PlayRules, legal_plays
-from nines.games.neuf import NeufOptions, NeufState
-from nines.games.tricks import Play
 from nines.bots.tricksim import (
     FOLLOW_SUIT,
     Compulsory,
@@ -19,6 +14,11 @@ from nines.bots.tricksim import (
     trump_index,
     winner_index,
 )
+from nines.cards import ace_high, ace_low
+from nines.games.elyigit import ElyigitOptions, ElyigitState
+from nines.games.elyigit.play_rules import PlayRules, legal_plays
+from nines.games.neuf import NeufOptions, NeufState
+from nines.games.tricks import Play
 
 
 def _engine_position(state, strength, trump_text):

@@ -95,7 +95,6 @@ def test_command_table_and_errors():
 
 def test_a_match_that_never_ends_is_abandoned_not_fatal(monkeypatch):
     from nines.tournament import play
-
     from nines.tournament.runner import TournamentError
 
     config = TournamentConfig(GameSetup("neuf"), ("basic", "random", "random"), deals=40, seed=1)

@@ -202,7 +202,6 @@ class RummyExpert:
     def _play(self, reading: _Reading, actions: Sequence[object]) -> Decision:
         view = reading.view
         hand = list(view.hand)
-        held = list(view.held.get(reading.me, ()))
         current = (reading.dead(hand), len(hand))
         best: tuple[tuple[float, int, int], object, str] | None = None
         for action in actions:
@@ -228,7 +227,7 @@ class RummyExpert:
         if best is not None:
             (dead, size, _), action, text = best
             return Decision(action, f"{text}: {size} cards left, {dead:.0f} of them not yet placed")  # type: ignore[arg-type]
-        return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand, held)
+        return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand)
 
     @staticmethod
     def _after(reading: _Reading, hand: list[Card], action: object):
@@ -275,9 +274,8 @@ class RummyExpert:
             return _without(hand, [action.card]) + [taken], table, -1, f"swap {action.card.code} for the wild {taken.code}"
         return None
 
-    def _discard(self, reading: _Reading, discards: list[Discard], hand: list[Card], held: list[Card]) -> Decision:
+    def _discard(self, reading: _Reading, discards: list[Discard], hand: list[Card]) -> Decision:
         assert discards, "a turn always ends with a discard"
-        view = reading.view
         if len(hand) == 1:
             card = discards[0].card
             return Decision(discards[0], f"discard my last card, {card.code}, and go out")

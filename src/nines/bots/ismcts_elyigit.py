@@ -75,14 +75,14 @@ def simulate_contracts(
     rules = TrickRules(compulsory_for(view).legal)
     out: dict[Suit | None, list[int]] = {suit: [] for suit in trump_options(view)}
     for hands in worlds:
-        for suit in out:
+        for suit, counts in out.items():
             index = NO_TRUMP if suit is None else suit.index
             if solve is not None:
-                out[suit].append(solve(hands, index, me))
+                counts.append(solve(hands, index, me))
                 continue
             pos = TrickPosition([list(hands[s]) for s in seats], index, seats.index(left_of(me)))
             rules.playout(pos, rng)
-            out[suit].append(pos.won[seats.index(me)] + pos.won[seats.index(partner_of(me))])
+            counts.append(pos.won[seats.index(me)] + pos.won[seats.index(partner_of(me))])
     return out
 
 

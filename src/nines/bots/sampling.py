@@ -21,7 +21,7 @@ import random
 from collections.abc import Collection, Hashable, Sequence
 from typing import TypeVar
 
-__all__ = ["InconsistentKnowledge", "deal_unseen", "count_consistent", "resample"]
+__all__ = ["InconsistentKnowledge", "count_consistent", "deal_unseen", "resample"]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -76,7 +76,7 @@ def deal_unseen(
     hands: list[list[T]] = [[] for _ in range(k)]
     # The most constrained cards first: they have the fewest places to go.
     rng.shuffle(constrained)
-    constrained.sort(key=lambda item: bin(item[1]).count("1"))
+    constrained.sort(key=lambda item: item[1].bit_count())
     for card, pattern in constrained:
         counts[pattern] -= 1
         choices = [h for h in range(k) if pattern >> h & 1 and room[h] > 0]

@@ -11,11 +11,11 @@ from .runner import RawResults, TournamentConfig, run
 from .schedule import Job, derive_seed, seatings
 
 __all__ = [
+    "METRICS",
     "GameMetric",
     "GameSetup",
     "Job",
     "JobResult",
-    "METRICS",
     "PlayerSummary",
     "RawResults",
     "Summary",

@@ -175,4 +175,4 @@ def _signed(estimate: Estimate, sign: float) -> Estimate:
     return Estimate(-estimate.mean, -estimate.high, -estimate.low, estimate.n)
 
 
-__all__ = ["PlayerSummary", "Summary", "summarise", "distinct_deals"]
+__all__ = ["PlayerSummary", "Summary", "distinct_deals", "summarise"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -29,8 +28,8 @@ def tournament(
     deals: int = typer.Option(200, "--deals", "-n", help="Deals (rummy: hands) to play, at least."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed and players give the same numbers."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the numbers do not depend on it)."),
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", help="A named rules preset."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Override one option: name=value."),
+    preset: str | None = typer.Option(None, "--preset", "-p", help="A named rules preset."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="Override one option: name=value."),
     json_out: bool = typer.Option(False, "--json", help="Print the results as JSON instead of a table."),
 ) -> None:
     """Play duplicate matches (the same deals, players rotated through the seats) and compare the players.
