@@ -56,12 +56,19 @@ def _default_worlds() -> dict[int, int]:
     return {13: 10, 12: 16, 11: 24, 10: 32, 9: 40}
 
 
+def _four_hand_worlds() -> dict[int, int]:
+    # 52 cards in play instead of 39: early solves cost ten times as much
+    return {13: 3, 12: 5, 11: 10, 10: 16, 9: 24}
+
+
 @dataclass(frozen=True)
 class NeufBudget:
     """How much the expert thinks, in sampled deals."""
 
     worlds: Mapping[int, int] = field(default_factory=_default_worlds)
     """Deals solved per card played, by cards left in hand (``fewest_cards_worlds`` below those listed)."""
+    four_hand_worlds: Mapping[int, int] = field(default_factory=_four_hand_worlds)
+    """The same for the four-handed forms (partnerships, four individuals)."""
     fewest_cards_worlds: int = 48
     exchange_solved: int = 8
     """Deals in which both exchange choices are solved exactly."""
@@ -70,10 +77,11 @@ class NeufBudget:
     oversample: int = 4
     """Deals drawn per deal kept when weighing them by the exchange."""
 
-    def worlds_for(self, cards: int) -> int:
-        if cards in self.worlds:
-            return self.worlds[cards]
-        return self.fewest_cards_worlds if cards < min(self.worlds) else min(self.worlds.values())
+    def worlds_for(self, cards: int, hands: int = 3) -> int:
+        table = self.worlds if hands == 3 else self.four_hand_worlds
+        if cards in table:
+            return table[cards]
+        return self.fewest_cards_worlds if cards < min(table) else min(table.values())
 
 
 def _cards(codes: list[int]) -> list[Card]:
@@ -181,7 +189,7 @@ class NeufExpert:
         played = [Card.parse(code) for _, code in view.trick.plays] if view.trick is not None else []
         solver = shared_solver()
         totals = {card: 0 for card in legal}
-        worlds = self._worlds(knowledge, self.budget.worlds_for(cards_left), trump)
+        worlds = self._worlds(knowledge, self.budget.worlds_for(cards_left, len(seats)), trump)
         for hands in worlds:
             position = make_position(
                 "neuf", {seat: _cards(hands[seat]) for seat in seats}, trump, leader, played, form=view.form
