@@ -41,8 +41,6 @@ class RummyBudget:
     """Opponent hands sampled to judge how much a discard would help them."""
     danger_weight: float = 0.6
     """Dead cards a discard is worth avoiding when it surely helps an opponent."""
-    hold_runs: bool = False
-    """After opening, keep new runs in hand while the opponents are far from going out."""
 
 
 OPENING_PENALTY = 3.0
@@ -215,13 +213,6 @@ class RummyExpert:
             # Opening is always taken: until then a hand that ends costs the flat penalty,
             # and table runs cannot be extended.
             better = (score[0], score[1]) < current or (not reading.opened and isinstance(action, Lay))
-            if (
-                better and self.budget.hold_runs and reading.opened and isinstance(action, Lay)
-                and reading.risk < 0.3 and score[0] > 1
-            ):
-                # a new run on the table is a new place for the opponents to shed cards:
-                # keep it in hand until the hand may end soon or it helps go out
-                better = False
             if better and (best is None or score < best[0]):
                 best = (score, action, text)
         if best is not None:
