@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ..games import get_game
 from ..games.contract import GameState

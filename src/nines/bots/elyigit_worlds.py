@@ -15,14 +15,13 @@ The cards not seen are dealt by :func:`~nines.bots.sampling.deal_unseen`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, ace_low, deck_36
 from ..games.elyigit import ElyigitView
-from .sampling import deal_unseen
-from .tricksim import Compulsory, LegalFn, TrickPosition, encode, trump_index
+from .sampling import SampledTrickWorlds
+from .tricksim import Compulsory, LegalFn, encode, trump_index
 
 DECK_CODES: tuple[int, ...] = tuple(encode(card, ace_low) for card in deck_36())
 
@@ -50,7 +49,7 @@ def ruled_out(legal: LegalFn, played: int, before: Sequence[int], trump: int, ca
 
 
 @dataclass(frozen=True)
-class ElyigitKnowledge:
+class ElyigitKnowledge(SampledTrickWorlds):
     seats: tuple[str, ...]
     me: str
     """The seat deciding (the declarer when it plays the dummy's card)."""
@@ -104,22 +103,4 @@ class ElyigitKnowledge:
             leader=leader,
             trick=trick_cards,
             won=tuple(view.tricks_won.get(seat, 0) for seat in seats),
-        )
-
-    def sample_hands(self, rng: random.Random) -> dict[str, list[int]]:
-        dealt = deal_unseen(self.pool, self.sizes, self.forbidden, rng)
-        hands = {holder: list(cards) for holder, cards in self.hands_known.items()}
-        for holder, cards in zip(self.holders, dealt):
-            hands[holder] = cards
-        return hands
-
-    def sample_position(self, rng: random.Random) -> TrickPosition:
-        hands = self.sample_hands(rng)
-        return TrickPosition(
-            hands=[hands[seat] for seat in self.seats],
-            trump=self.trump,
-            leader=self.leader,
-            trick=list(self.trick),
-            won=list(self.won),
-            tricks_played=sum(self.won),
         )

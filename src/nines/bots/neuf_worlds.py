@@ -15,13 +15,12 @@ from the unseen cards by :func:`~nines.bots.sampling.deal_unseen`.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from ..cards import Card, ace_high, deck_52
 from ..games.neuf import NeufView
-from .sampling import deal_unseen
-from .tricksim import TrickPosition, encode, trump_index
+from .sampling import SampledTrickWorlds
+from .tricksim import encode, trump_index
 
 EXTRA = "extra"
 """The fourth hand: the spare (or the hand in the centre) during the exchange, the set-aside hand in play."""
@@ -34,7 +33,7 @@ def code(card: Card | str) -> int:
 
 
 @dataclass(frozen=True)
-class NeufKnowledge:
+class NeufKnowledge(SampledTrickWorlds):
     """The seat's knowledge, in the fast card form of :mod:`nines.bots.tricksim`."""
 
     seats: tuple[str, ...]
@@ -118,26 +117,6 @@ class NeufKnowledge:
             played_by={seat: tuple(cards) for seat, cards in played_by.items()},
             exchange_order=tuple(view.exchange_order),
             exchanges=dict(view.exchanges),
-        )
-
-    def sample_hands(self, rng: random.Random) -> dict[str, list[int]]:
-        """One full assignment of cards to every holder (seats and, with a spare, ``EXTRA``)."""
-        dealt = deal_unseen(self.pool, self.sizes, self.forbidden, rng)
-        hands = {holder: list(cards) for holder, cards in self.hands_known.items()}
-        for holder, cards in zip(self.holders, dealt):
-            hands[holder] = cards
-        return hands
-
-    def sample_position(self, rng: random.Random) -> TrickPosition:
-        """A world in play: every hand dealt, the trick in progress and tricks won as they are."""
-        hands = self.sample_hands(rng)
-        return TrickPosition(
-            hands=[hands[seat] for seat in self.seats],
-            trump=self.trump,
-            leader=self.leader,
-            trick=list(self.trick),
-            won=list(self.won),
-            tricks_played=self.tricks_played,
         )
 
     def hands_at_exchange(self, hands: dict[str, list[int]]) -> dict[str, tuple[list[int], list[int]]]:

@@ -21,6 +21,8 @@ import random
 from collections.abc import Collection, Hashable, Sequence
 from typing import TypeVar
 
+from .tricksim import TrickPosition
+
 __all__ = ["InconsistentKnowledge", "count_consistent", "deal_unseen", "resample"]
 
 T = TypeVar("T", bound=Hashable)
@@ -180,3 +182,42 @@ def _feasible(counts: dict[int, int], room: Sequence[int]) -> bool:
         if have < need:
             return False
     return True
+
+
+class SampledTrickWorlds:
+    """What a trick-game seat knows, able to deal the unseen cards into a full position.
+
+    Mixed into each game's frozen knowledge dataclass, which provides the attributes
+    named below (cards as the trick simulator's integers).
+    """
+
+    seats: tuple[str, ...]
+    trump: int
+    hands_known: dict[str, tuple[int, ...]]  # holder -> cards known to be there
+    holders: tuple[str, ...]  # holders with unseen cards
+    sizes: tuple[int, ...]  # how many unseen cards each of them holds
+    forbidden: tuple[frozenset[int], ...]  # cards each of them cannot hold (voids shown, ...)
+    pool: tuple[int, ...]  # the unseen cards
+    leader: int
+    trick: tuple[int, ...]
+    won: tuple[int, ...]
+
+    def sample_hands(self, rng: random.Random) -> dict[str, list[int]]:
+        """One full assignment of cards to every holder consistent with the knowledge."""
+        dealt = deal_unseen(self.pool, self.sizes, self.forbidden, rng)
+        hands = {holder: list(cards) for holder, cards in self.hands_known.items()}
+        for holder, cards in zip(self.holders, dealt):
+            hands[holder] = cards
+        return hands
+
+    def sample_position(self, rng: random.Random) -> TrickPosition:
+        """A world in play: every hand dealt, the trick in progress and the tricks won as they are."""
+        hands = self.sample_hands(rng)
+        return TrickPosition(
+            hands=[hands[seat] for seat in self.seats],
+            trump=self.trump,
+            leader=self.leader,
+            trick=list(self.trick),
+            won=list(self.won),
+            tricks_played=sum(self.won),
+        )
