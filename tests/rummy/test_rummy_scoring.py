@@ -94,3 +94,29 @@ def test_a_session_plays_one_hand_per_player_by_default() -> None:
     assert RummyOptions(players=5, hands=2).session_hands == 2
     with pytest.raises(OptionsError, match="at least one hand"):
         RummyOptions(hands=0)
+
+
+def test_a_hand_of_endless_discard_throwbacks_ends_at_the_turn_limit():
+    """Two basic players on seed 13 keep taking the top discard and throwing it back, so the
+    stock never runs out; the turn limit ends the hand and scores it as it stands."""
+    import random
+
+    from nines.bots import make_player, play_match
+    from nines.games.rummy import RummyOptions, RummyState
+
+    state = RummyState(RummyOptions(players=2, hands=1), 13)
+    play_match(state, {seat: make_player("basic", "rummy", random.Random(i)) for i, seat in enumerate(state.seats)})
+    result = state.record()["deals"][0]["result"]
+    assert state.is_over and result["ended_by"] == "turns" and result["went_out"] is None
+    assert state.deal.turn == 60 * 2  # every player had 60 turns
+
+
+def test_the_turn_limit_is_an_option_and_refuses_nonsense():
+    import pytest
+
+    from nines.games.contract import OptionsError
+    from nines.games.rummy import RummyOptions
+
+    assert RummyOptions().turns_per_player == 60 and RummyOptions(turns_per_player=None).turns_per_player is None
+    with pytest.raises(OptionsError, match="turns_per_player"):
+        RummyOptions(turns_per_player=1)

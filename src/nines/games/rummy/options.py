@@ -42,6 +42,11 @@ class RummyOptions:
     time the stock runs out the hand ends and every hand is scored as it stands.
     ``None``: no limit (a hand may then go on for ever)."""
 
+    turns_per_player: int | None = 60
+    """A hand ends, scored as it stands, once every player has had this many turns.  The
+    stock cap alone cannot end a hand in which players keep taking the top discard and
+    throwing it back (the stock then never runs out).  ``None``: no limit."""
+
     ace_points: int = 15
     """Penalty for an ace left in hand (it serves both ends of a run)."""
 
@@ -77,6 +82,11 @@ class RummyOptions:
             raise OptionsError(f"a session has at least one hand, not {self.hands}")
         if self.reshuffles is not None and self.reshuffles < 0:
             raise OptionsError(f"reshuffles cannot be negative ({self.reshuffles}); none means no limit")
+        if self.turns_per_player is not None and self.turns_per_player < 2:
+            raise OptionsError(
+                f"turns_per_player must be at least 2 (everyone's first turn is draw and discard only), "
+                f"not {self.turns_per_player}; none means no limit"
+            )
         for name in ("ace_points", "court_points", "wild_points"):
             if getattr(self, name) < 0:
                 raise OptionsError(f"{name} is a penalty and cannot be negative")
@@ -118,5 +128,5 @@ PRESETS: dict[str, RummyOptions] = {
     # the high end of the conventions: ace 15, wilds 50, a never-opened hand 150
     "heavy-penalties": RummyOptions(wild_points=50, unopened_penalty=150),
     # seed 002 read literally: the stock is rebuilt as often as it runs out
-    "endless-stock": RummyOptions(reshuffles=None),
+    "endless-stock": RummyOptions(reshuffles=None, turns_per_player=None),
 }

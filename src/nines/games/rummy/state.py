@@ -580,17 +580,22 @@ class RummyState(GameState):
         deal.drawn = None
         # A wild taken in a swap is held until the start of its holder's next turn.
         deal.held[deal.to_act] = Counter()
+        limit = self.options.turns_per_player
+        if limit is not None and deal.turn >= limit * len(self.seats):
+            # Every player has had the agreed number of turns: score the hand as it stands.
+            self._close_hand(went_out=None, ended_by="turns")
+            return
         if not deal.stock:
             limit = self.options.reshuffles
             if limit is not None and len(deal.reshuffles) >= limit:
                 # The stock has run out once more than the option allows: score the hand as it stands.
-                self._close_hand(went_out=None)
+                self._close_hand(went_out=None, ended_by="stock")
                 return
             # The stock ran out: the top discard stays, the rest is shuffled into a new stock.
             deal.discard_pile, deal.stock = dealing.rebuild_stock(deal.discard_pile, self.rng)
             deal.reshuffles.append({"after_actions": len(deal.actions), "stock": [c.code for c in deal.stock]})
 
-    def _close_hand(self, went_out: str | None) -> None:
+    def _close_hand(self, went_out: str | None, ended_by: str = "out") -> None:
         deal = self.deal
         opts = self.options
         deal.phase = "done"
@@ -599,7 +604,7 @@ class RummyState(GameState):
             self.totals[seat] += n
         deal.result = {
             "went_out": went_out,
-            "ended_by": "out" if went_out is not None else "stock",
+            "ended_by": ended_by,
             "points": dict(points),
             "left": {seat: [c.code for c in deal.hands[seat]] for seat in self.seats},
             "opened": [s for s in self.seats if s in deal.opened],
