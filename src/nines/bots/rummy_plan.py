@@ -21,8 +21,9 @@ cards of one rank, never wrong about what may be laid (the engine decides that).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..cards import Card, Rank
 
@@ -78,19 +79,12 @@ def _best_extension(points: Sequence[int], run: TableRun, wilds: int) -> int:
     return best
 
 
-def _suit_points(cards: Iterable[Card]) -> tuple[list[int], list[int]]:
-    """Positions of a suit's natural cards with the ace low, and with the ace high."""
-    low: set[int] = set()
-    high: set[int] = set()
-    for card in cards:
-        assert card.rank is not None
-        if card.rank is Rank.ACE:
-            low.add(LOW_ACE)
-            high.add(HIGH_ACE)
-        else:
-            low.add(card.rank.value)
-            high.add(card.rank.value)
-    return sorted(low), sorted(high)
+def _suit_points(mask: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A suit's positions (bit ``p`` of ``mask`` for position ``p``, the ace as 1) with the ace low, and high."""
+    low = tuple(p for p in range(LOW_ACE, 14) if mask >> p & 1)
+    if low and low[0] == LOW_ACE:
+        return low, low[1:] + (HIGH_ACE,)
+    return low, low
 
 
 @dataclass(frozen=True)
@@ -109,30 +103,57 @@ def plan(
     opened: bool,
 ) -> Plan:
     """How much of ``hand`` can be fitted into runs (new ones, or the ends of ``table`` runs)."""
-    wilds = sum(1 for card in hand if is_wild(card))
-    by_suit: dict[int, list[Card]] = {0: [], 1: [], 2: [], 3: []}
+    wilds = 0
+    masks = [0, 0, 0, 0]
     for card in hand:
-        if not is_wild(card):
-            assert card.suit is not None
-            by_suit[card.suit.index].append(card)
-    # per suit: best naturals melded for each number of wilds spent (k = 0..wilds),
-    # once as a plain run and once as the opening run (four cards at least)
-    gains: dict[int, list[int]] = {}
-    opening_gains: dict[int, list[int]] = {}
-    for suit, cards in by_suit.items():
-        low, high = _suit_points(cards)
-        run = table.get(suit)
-        row, opening_row = [], []
-        for k in range(wilds + 1):
-            if run is not None:
-                row.append(max(_best_extension(low, run, k), _best_extension(high, run, k)))
-                opening_row.append(-1)  # a claimed suit cannot hold the opening
-            else:
-                row.append(max(_best_free_run(low, k, RUN_MIN), _best_free_run(high, k, RUN_MIN)))
-                opening_row.append(max(_best_free_run(low, k, OPENING_MIN), _best_free_run(high, k, OPENING_MIN)))
-        gains[suit] = row
-        opening_gains[suit] = opening_row
-    suits = sorted(by_suit)
+        if is_wild(card):
+            wilds += 1
+        else:
+            assert card.suit is not None and card.rank is not None
+            # a second copy of a card (two decks) can never join the same run: it stays dead
+            masks[card.suit.index] |= 1 << (LOW_ACE if card.rank is Rank.ACE else card.rank.value)
+    melded, can_open = plan_shape(wilds, tuple(masks), table_key(table), opened)
+    return Plan(melded=melded, dead=len(hand) - melded, can_open=can_open)
+
+
+def table_key(table: Mapping[int, TableRun]) -> tuple[tuple[int, int, int], ...]:
+    """The table's runs as (suit, low, high), the form :func:`plan_shape` takes."""
+    return tuple((suit, run.low, run.high) for suit, run in sorted(table.items()))
+
+
+@lru_cache(maxsize=1 << 18)
+def _suit_rows(mask: int, run: tuple[int, int] | None, wilds: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For one suit, the most naturals melded with k = 0..wilds wilds: as a plain run, and as the opening run.
+
+    A claimed suit (``run`` on the table) only takes cards at the run's ends and can
+    never hold the opening (-1).
+    """
+    low, high = _suit_points(mask)
+    row, opening_row = [], []
+    for k in range(wilds + 1):
+        if run is not None:
+            table_run = TableRun(-1, run[0], run[1])
+            row.append(max(_best_extension(low, table_run, k), _best_extension(high, table_run, k)))
+            opening_row.append(-1)
+        else:
+            row.append(max(_best_free_run(low, k, RUN_MIN), _best_free_run(high, k, RUN_MIN)))
+            opening_row.append(max(_best_free_run(low, k, OPENING_MIN), _best_free_run(high, k, OPENING_MIN)))
+    return tuple(row), tuple(opening_row)
+
+
+@lru_cache(maxsize=1 << 20)
+def plan_shape(wilds: int, masks: tuple[int, int, int, int], runs: tuple[tuple[int, int, int], ...], opened: bool) -> tuple[int, bool]:
+    """(cards melded, can open) for a hand given by its wilds and each suit's positions as a bit mask.
+
+    Every hand with the same shape on the same table plans alike, so the answer is
+    remembered: the look-ahead asks about the same few shapes again and again.
+    """
+    claimed = {suit: (low, high) for suit, low, high in runs}
+    gains: dict[int, tuple[int, ...]] = {}
+    opening_gains: dict[int, tuple[int, ...]] = {}
+    for suit in range(4):
+        gains[suit], opening_gains[suit] = _suit_rows(masks[suit], claimed.get(suit), wilds)
+    suits = range(4)
 
     def allocate(opening_suit: int | None) -> tuple[int, int]:
         """Best (naturals melded, wilds spent) with ``opening_suit`` holding a run of four or more."""
@@ -171,11 +192,10 @@ def plan(
             if got > naturals or (got == naturals and used < spent):
                 naturals, spent, can_open = got, used, True
         if not can_open:
-            return Plan(melded=0, dead=len(hand), can_open=False)
+            return 0, False
     # spare wilds extend any run, as long as one exists (the table's or a new one of ours)
-    has_run = bool(table) or naturals > 0 or spent > 0
-    melded = naturals + (wilds if has_run else spent)
-    return Plan(melded=melded, dead=len(hand) - melded, can_open=can_open)
+    has_run = bool(runs) or naturals > 0 or spent > 0
+    return naturals + (wilds if has_run else spent), can_open
 
 
-__all__ = ["Plan", "TableRun", "plan", "positions"]
+__all__ = ["Plan", "TableRun", "plan", "plan_shape", "positions", "table_key"]
