@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nines.cards import SUITS, deck_36, deck_52
-from nines.solver import Position, Solver, make_position, solve_many
+from nines.solver import Position, Solver, make_position, position_from_deal, solve_many
 
 from .reference import ALL_GAMES, ELYIGIT, NEUF3, NEUF_PARTNERS, Game, random_ending
 
@@ -157,3 +157,14 @@ def test_cutoffs_agree_with_a_plain_search_on_many_endings(game: Game) -> None:
         position = make_position(game.name, hands, trump, leader, played, form=game.form)
         side = position.sides[i % len(position.sides)]
         assert fast.value(position, side) == plain.value(position, side), f"{position} for {side}"
+
+
+def test_a_partner_unblocks_a_long_suit_without_a_search() -> None:
+    """N cashes six spades only if S plays the J, 9, 7, 3 and 2 under N's winners (keeping
+    the lowest would block the suit): the sure-trick count knows that a partner follows
+    with its highest card below the leader's, so the answer needs no search."""
+    position = position_from_deal("neuf", "N:AKQT86... 5.AKQJT.. J9732.2.. 4..AKQJT.", "NT", "N", form="partners")
+    solver = Solver(table_mb=8)
+    assert solver.value(position, "NS") == 6
+    assert solver.info().last_nodes <= 6  # a full search visits about 70 nodes
+    assert Solver(table_mb=8, bounds=False).value(position, "NS") == 6

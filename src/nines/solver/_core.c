@@ -554,13 +554,20 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
     TTBucket *b = tt_find(c->tt, sig);
     if (!b) return -1;
     const unsigned owners = top_owners(c, k0, k1);
+    const TTEntry *answer = NULL;
+    int best_k = 99;
     for (int i = 0; i < b->n; i++) {
         const unsigned tag = b->tag[i];
         if (((tag ^ owners) & (tag >> 8)) & 0xFFu) continue;
         const TTEntry *e = &b->e[i];
         if (((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask) continue;
-        if (e->lb >= need) { entry_rel(c, e->mask, rel); return 1; }
-        if (e->ub < need) { entry_rel(c, e->mask, rel); return 0; }
+        if (e->lb >= need || e->ub < need) {
+            /* of the entries that answer, the one relying on the fewest cards: the
+             * positions above are then stored for more positions alike */
+            const int k = popc((uint32_t)e->mask) + popc((uint32_t)(e->mask >> 32));
+            if (k < best_k) { best_k = k; answer = e; }
+            continue;
+        }
         if (*hint == NO_MOVE && e->best != NO_MOVE) {
             int s = e->best >> 4, k = e->best & 15;
             uint32_t all = c->inplay[s];
@@ -569,6 +576,10 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
                 if (c->hand[c->leader][s] >> r & 1) *hint = s << 4 | r;
             }
         }
+    }
+    if (answer) {
+        entry_rel(c, answer->mask, rel);
+        return answer->lb >= need;
     }
     return -1;
 }
@@ -647,38 +658,60 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
  * side (master trumps are the simplest case).
  * ---------------------------------------------------------------------------------- */
 /* Rounds of suit s that player p can cash from the top, keeping the lead (see above);
- * *low receives the lowest of p's cards that had to beat someone's card, or -1. */
+ * *low receives the lowest rank whose holder the count relied on, or -1.
+ *
+ * Opponents play their highest card while they hold the suit (a void opponent with a trump
+ * may ruff, which stops the count).  A teammate unblocks: it plays its highest card below
+ * p's card, or discards when void, and only stops the count where it would have to take
+ * the lead from p: no card below p's, any card above it under Elyigit's rule (it must beat
+ * the table), or void and bound to trump (Elyigit's rule, or nothing but trumps left).
+ * Which cards lie below p's card in a round is known once the holders of the cards from
+ * p's card up are, so the count relies on the ranks from p's card in the last round in
+ * which anyone else still held the suit. */
 HOT int cash(const Ctx *c, int p, int s, int *low) {
     uint32_t x = c->hand[p][s];
     *low = -1;
     if (!x) return 0;
     const uint32_t others = c->inplay[s] & ~x;
     if (others && topbit(others) > topbit(x)) return 0; /* someone else holds the top card */
-    const int np = c->np, tr = c->trump;
-    int len[MAXP], top[MAXP], ruff[MAXP], maxtop = -1;
+    const int np = c->np, tr = c->trump, me = c->maxside[p], elyigit = c->rule == RULE_ELYIGIT;
+    int len[MAXP], top[MAXP];
+    uint32_t mate[MAXP]; /* a teammate's cards of the suit not yet played */
     for (int o = 0; o < np; o++) {
         uint32_t ho = o == p ? 0 : c->hand[o][s];
         len[o] = popc(ho);
         top[o] = ho ? topbit(ho) : -1;
-        if (top[o] > maxtop) maxtop = top[o];
-        ruff[o] = o != p && tr >= 0 && s != tr && c->hand[o][tr] != 0;
+        mate[o] = ho;
     }
-    if (topbit(x) < maxtop) return 0;
     int rounds = 0;
     for (int i = 1; x; i++) {
-        int ci = topbit(x);
+        const int ci = topbit(x);
         x &= ~(1u << ci);
-        int cmp = 0;
+        int followed = 0;
         for (int o = 0; o < np; o++) {
             if (o == p) continue;
-            if (len[o] >= i) {
-                if (top[o] > ci) return rounds;
-                cmp = 1;
-            } else if (ruff[o]) return rounds;
+            const int has_trump = tr >= 0 && s != tr && c->hand[o][tr] != 0;
+            if (c->maxside[o] != me) {
+                if (len[o] >= i) {
+                    if (top[o] > ci) goto done;
+                    followed = 1; /* p's card had to beat this opponent's */
+                } else if (has_trump) goto done; /* it may ruff */
+                continue;
+            }
+            if (!mate[o]) {
+                if (has_trump && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3])))
+                    goto done; /* a void teammate that must trump */
+                continue;
+            }
+            const uint32_t under = mate[o] & ((1u << ci) - 1u);
+            if (!under || (elyigit && under != mate[o])) goto done; /* it would overtake */
+            mate[o] &= ~(1u << topbit(under));
+            followed = 1;
         }
         rounds++;
-        if (cmp) *low = ci;
+        if (followed) *low = ci;
     }
+done:
     return rounds;
 }
 
