@@ -1,9 +1,10 @@
 """The rummy expert: its hand plan, and the draws, set plays and discards it makes."""
 
 import random
+from collections import Counter
 
 from nines.bots import make_player, play_match
-from nines.bots.expert_rummy import RummyBudget, RummyExpert
+from nines.bots.expert_rummy import RummyBudget, RummyExpert, _next_draws, _Reading
 from nines.bots.rummy_plan import TableRun, plan
 from nines.cards import Rank, parse_cards
 from nines.games.rummy import Discard, Draw, Extend, Lay, RummyOptions, RummyState
@@ -97,3 +98,54 @@ def test_expert_finishes_sessions_and_beats_random():
     play_match(state, players)
     points = [d["result"]["points"] for d in state.record()["deals"]]
     assert sum(p["1"] for p in points) < sum(p["2"] for p in points)
+
+
+def test_plan_reads_aces_at_either_end_and_second_copies_as_dead():
+    is_wild = _wild(Rank.FIVE)
+    # the ace is high above a king and low below a two, never both in one run
+    assert plan(parse_cards("QH KH AH"), is_wild, {}, opened=True).dead == 0
+    assert plan(parse_cards("AH 2H 3H"), is_wild, {}, opened=True).dead == 0
+    assert plan(parse_cards("KH AH 2H"), is_wild, {}, opened=True).dead == 3
+    # a second copy of a card (two decks) cannot join the same run
+    assert plan(parse_cards("7H 8H 9H 9H"), is_wild, {}, opened=True).dead == 1
+    # the same shape asked twice (the answer is remembered) plans the same, whatever the card order
+    first = plan(parse_cards("JK 2D 7H 8H"), is_wild, {1: TableRun(1, 9, 11)}, opened=True)
+    again = plan(parse_cards("8H 7H 2D JK"), is_wild, {1: TableRun(1, 9, 11)}, opened=True)
+    assert first == again and first.dead == 1
+
+
+def _opponent_differs(opponent: str, stock: str):
+    return position(
+        {"1": "6H 7H 8H 9H 3C 4C KS", "2": opponent}, indicator="TS", pile="2C", stock=stock,
+    )
+
+
+def test_expert_decides_from_the_view_only():
+    # the same view for seat 1, with the opponent's hand and the stock order changed
+    first = _opponent_differs("2S 3D 4H 9C TD JC AH", "QD 5D 6D 7D 8D")
+    second = _opponent_differs("5S 6S 7S 9D TD QC KC", "QD 8D 7D 6D 5D")
+    for state in (first, second):
+        state.apply(Draw("stock"))  # QD in both
+    views = [state.view("1") for state in (first, second)]
+    assert views[0] == views[1]
+    decisions = [RummyExpert(random.Random(9)).decide(view) for view in views]
+    assert decisions[0] == decisions[1]
+
+
+def test_seeded_expert_replays_a_match_exactly():
+    records = []
+    for _ in range(2):
+        state = RummyState(RummyOptions(players=2), seed=21)
+        players = {"1": RummyExpert(random.Random(4)), "2": make_player("basic", "rummy", random.Random(5))}
+        play_match(state, players)
+        records.append(state.record())
+    assert records[0] == records[1]
+
+
+def test_discard_look_ahead_uses_the_pile_when_every_unseen_card_is_known():
+    state = position({"1": "6H 7H 8H 9H 3C 4C KS", "2": "2S 3D 4H 9C TD JC AH"}, indicator="TS", pile="2C QD")
+    reading = _Reading(state.view("1"))
+    assert sum(reading.unseen.values()) > 0 and _next_draws(reading) == reading.unseen
+    reading.unseen = Counter()
+    # the stock will be rebuilt from the discard pile: the next draw comes from there
+    assert _next_draws(reading) == Counter(parse_cards("2C QD"))

@@ -149,6 +149,16 @@ def _without(cards: Sequence[Card], remove: Sequence[Card]) -> list[Card]:
     return out
 
 
+def _next_draws(reading: _Reading) -> Counter[Card]:
+    """The cards the next stock draw may turn up: the unseen cards.
+
+    When every unseen card is accounted for (the stock is empty and the opponents'
+    cards are known), the stock will be rebuilt from the discard pile under the card
+    about to be thrown: RULES.md, "The stock running out".
+    """
+    return reading.unseen or Counter(reading.view.discard_pile)
+
+
 class RummyExpert:
     name = "expert"
 
@@ -270,14 +280,18 @@ class RummyExpert:
         if len(hand) == 1:
             card = discards[0].card
             return Decision(discards[0], f"discard my last card, {card.code}, and go out")
-        total = sum(reading.unseen.values())
+        pool = _next_draws(reading)
+        total = sum(pool.values())
         danger = self._danger(reading, [d.card for d in discards])
         scored = []
         for action in discards:
             card = action.card
             rest = _without(hand, [card])
             # the hand without it, one draw later (the best discard then made)
-            ahead = sum(n * self._after_best_discard(reading, rest + [c]) for c, n in reading.unseen.items()) / total
+            if total:
+                ahead = sum(n * self._after_best_discard(reading, rest + [c]) for c, n in pool.items()) / total
+            else:
+                ahead = reading.dead(rest)
             value = ahead + self.budget.danger_weight * danger[card] - reading.risk * reading.points(card) / 8.0
             scored.append((value, reading.points(card) * -1, card.code, action))
         scored.sort(key=lambda item: item[:3])
