@@ -822,6 +822,9 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
         uint32_t sidetr[2] = {0, 0};
         for (int o = 0; o < np; o++) sidetr[c->maxside[o]] |= c->hand[o][tr];
         int best[2] = {0, 0}, low[2] = {-1, -1};
+        /* the same from master trumps alone (above every trump of the other side), which
+         * rely on fewer cards: from the lowest master up */
+        int mbest[2] = {0, 0}, mlow[2] = {-1, -1};
         for (int o = 0; o < np; o++) {
             /* every trump of o that loses its trick loses to a higher trump of the other
              * side, a different one each time: o's side makes at least as many tricks as
@@ -839,6 +842,10 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
             }
             int n = popc(mine) - beaten;
             if (n > best[side]) { best[side] = n; low[side] = sidetr[!side] ? lowest : -1; }
+            const uint32_t masters = sidetr[!side] ? mine & ABOVE(topbit(sidetr[!side])) : mine;
+            const int m = popc(masters);
+            const int ml = sidetr[!side] && masters ? lowbit(masters) : -1;
+            if (m > mbest[side] || (m == mbest[side] && m && ml > mlow[side])) { mbest[side] = m; mlow[side] = ml; }
         }
         if (c->rule == RULE_FOLLOW) {
             /* DDS's later tricks in trumps: a side holding the two top trumps in two hands
@@ -856,18 +863,16 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
                 }
             }
         }
-        const int lside = lmax, oside = !lmax;
+        /* MAX reaches need when MAX's side takes need tricks; it cannot when MIN's side
+         * takes more than rem - need */
+        const int takes[2] = {rem - need + 1, need};
         int cut = -1, why = -1;
-        if (lmax) {
-            if (best[lside] >= need) { cut = 1; why = lside; }
-            else if (rem - best[oside] < need) { cut = 0; why = oside; }
-        } else {
-            if (rem - best[lside] < need) { cut = 0; why = lside; }
-            else if (best[oside] >= need) { cut = 1; why = oside; }
-        }
+        if (best[1] >= takes[1]) { cut = 1; why = 1; }
+        else if (best[0] >= takes[0]) { cut = 0; why = 0; }
         if (cut >= 0) {
             rel[0] = rel[1] = rel[2] = rel[3] = 0;
-            if (low[why] >= 0) rel[tr] = PFX(low[why]);
+            const int l = mbest[why] >= takes[why] ? mlow[why] : low[why];
+            if (l >= 0) rel[tr] = PFX(l);
             return cut;
         }
     }
