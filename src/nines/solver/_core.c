@@ -718,13 +718,32 @@ done:
 /* Sure tricks of player p on lead: its own cashing, then crossing to a teammate's winner
  * (p leads a card of a suit the teammate cashes) and the teammate's cashing; or a ruff by a
  * teammate.  top[s] is the holder of the top card of suit s (-1: none left). */
-HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], uint16_t q[NSUITS]) {
-    int best = 0, low;
+HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint16_t q[NSUITS]) {
+    int best = 0, low, k[NSUITS], lows[NSUITS];
     for (int s = 0; s < NSUITS; s++) {
         q[s] = 0;
+        k[s] = 0;
         if (top[s] != p) continue;
-        best += cash(c, p, s, &low);
+        k[s] = cash(c, p, s, &low);
+        lows[s] = low;
+        best += k[s];
         if (low >= 0) q[s] = PFX(low);
+    }
+    if (best >= cutoff) {
+        /* enough on its own: rely on as few cards as will do, the suits that rely on the
+         * fewest first (the count of a suit relies on the ranks from lows[s] up) */
+        int sum = 0;
+        uint16_t used[NSUITS] = {0, 0, 0, 0};
+        while (sum < cutoff) {
+            int pick = -1;
+            for (int s = 0; s < NSUITS; s++)
+                if (k[s] && !used[s] && (pick < 0 || (lows[s] < 0 ? 16 : lows[s]) > (lows[pick] < 0 ? 16 : lows[pick]))) pick = s;
+            used[pick] = 1;
+            sum += k[pick];
+        }
+        for (int s = 0; s < NSUITS; s++)
+            if (!used[s]) q[s] = 0;
+        return best;
     }
     const int own = best;
     uint16_t qown[NSUITS];
@@ -794,7 +813,7 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
             if (top[s] == o) sum += popc(c->hand[o][s]);
         if (sum > ceiling) ceiling = sum;
     }
-    int qt = ceiling >= cutoff || cutoff == 1 ? sure_tricks(c, p, top, q) : 0;
+    int qt = ceiling >= cutoff || cutoff == 1 ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {
         memcpy(rel, q, sizeof q);
         return lmax;
@@ -921,16 +940,17 @@ HOT int trick_cut(const Ctx *c, int need_won, uint16_t rel[NSUITS]) {
     if (tr >= 0)
         for (int o = 0; o < np; o++)
             if (o != hh && c->hand[o][tr]) trumps = 1;
+    const int rem = c->tricks_left;
+    const int want = me ? need_won : rem - need_won + 1; /* tricks the side must take */
     if (!trumps) {
-        for (int s = 0; s < NSUITS; s++) {
+        for (int s = 0; s < NSUITS && k < want; s++) { /* no more suits than it takes */
             uint32_t all = c->inplay[s];
             if (s == hs || !all) continue;
             int top = topbit(all);
             if (c->owner[s][top] == hh) { k++; q[s] = PFX(top); }
         }
     }
-    const int rem = c->tricks_left;
-    if (me ? k >= need_won : rem - k < need_won) {
+    if (k >= want) {
         memcpy(rel, q, sizeof q);
         return me;
     }
