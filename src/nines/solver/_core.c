@@ -805,14 +805,16 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     /* sure tricks are only cashed in suits whose top card the leader's side holds: a cheap
      * ceiling first, and the count only when it could reach the cutoff */
     const int cutoff = lmax ? need : rem - need + 1;
-    int ceiling = 0;
+    int own = 0, mate = 0; /* the leader's cards in those suits, then the most a teammate has */
     for (int o = 0; o < np; o++) {
         if (c->maxside[o] != lmax) continue;
         int sum = 0;
         for (int s = 0; s < NSUITS; s++)
             if (top[s] == o) sum += popc(c->hand[o][s]);
-        if (sum > ceiling) ceiling = sum;
+        if (o == p) own = sum;
+        else if (sum > mate) mate = sum;
     }
+    const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
     int qt = ceiling >= cutoff || cutoff == 1 ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {
         memcpy(rel, q, sizeof q);
