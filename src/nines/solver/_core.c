@@ -658,7 +658,8 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
  * side (master trumps are the simplest case).
  * ---------------------------------------------------------------------------------- */
 /* Rounds of suit s that player p can cash from the top, keeping the lead (see above);
- * *low receives the lowest rank whose holder the count relied on, or -1.
+ * *low receives the lowest rank whose holder the count relied on, or -1, and lowk[i] (when
+ * given) the same for the first i rounds alone.
  *
  * Opponents play their highest card while they hold the suit (a void opponent with a trump
  * may ruff, which stops the count).  A teammate unblocks: it plays its highest card below
@@ -668,9 +669,10 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
  * Which cards lie below p's card in a round is known once the holders of the cards from
  * p's card up are, so the count relies on the ranks from p's card in the last round in
  * which anyone else still held the suit. */
-HOT int cash(const Ctx *c, int p, int s, int *low) {
+HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk) {
     uint32_t x = c->hand[p][s];
     *low = -1;
+    if (lowk) lowk[0] = -1;
     if (!x) return 0;
     const uint32_t others = c->inplay[s] & ~x;
     if (others && topbit(others) > topbit(x)) return 0; /* someone else holds the top card */
@@ -710,6 +712,7 @@ HOT int cash(const Ctx *c, int p, int s, int *low) {
         }
         rounds++;
         if (followed) *low = ci;
+        if (lowk) lowk[rounds] = (int8_t)*low; /* what the first rounds alone rely on */
     }
 done:
     return rounds;
@@ -720,11 +723,12 @@ done:
  * teammate.  top[s] is the holder of the top card of suit s (-1: none left). */
 HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint16_t q[NSUITS]) {
     int best = 0, low, k[NSUITS], lows[NSUITS];
+    int8_t lowk[NSUITS][MAXRANKS + 2];
     for (int s = 0; s < NSUITS; s++) {
         q[s] = 0;
         k[s] = 0;
         if (top[s] != p) continue;
-        k[s] = cash(c, p, s, &low);
+        k[s] = cash(c, p, s, &low, lowk[s]);
         lows[s] = low;
         best += k[s];
         if (low >= 0) q[s] = PFX(low);
@@ -739,6 +743,10 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
             for (int s = 0; s < NSUITS; s++)
                 if (k[s] && !used[s] && (pick < 0 || (lows[s] < 0 ? 16 : lows[s]) > (lows[pick] < 0 ? 16 : lows[pick]))) pick = s;
             used[pick] = 1;
+            if (sum + k[pick] > cutoff) { /* the last suit: only the rounds still needed */
+                const int l = lowk[pick][cutoff - sum];
+                q[pick] = l >= 0 ? PFX(l) : 0;
+            }
             sum += k[pick];
         }
         for (int s = 0; s < NSUITS; s++)
@@ -754,7 +762,7 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
         uint16_t qt[NSUITS] = {0, 0, 0, 0};
         for (int s = 0; s < NSUITS; s++) {
             if (top[s] != t) continue;
-            int k = cash(c, t, s, &low);
+            int k = cash(c, t, s, &low, NULL);
             if (k && c->hand[p][s]) entry = 1;
             total += k;
             if (low >= 0) qt[s] = PFX(low);
