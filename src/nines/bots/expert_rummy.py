@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, Rank, deck_54, parse_card
@@ -53,7 +53,13 @@ def _card_of(text: str) -> Card:
 
 
 class _Reading:
-    """What the view says, in the terms the plan needs."""
+    """What the view says, in the terms the plan needs.
+
+    What the stock may turn up and what the opponents may hold are asked of the reading
+    (:meth:`stock_draws`, :meth:`next_draws`, :meth:`opponent_hands`): from a view they
+    are guesses over the unseen cards; the rummy oracle's reading, which sees every card,
+    answers them exactly and the expert's judgement stays the same.
+    """
 
     def __init__(self, view: RummyView) -> None:
         assert view.seat is not None
@@ -141,6 +147,41 @@ class _Reading:
         assert card.rank is not None
         return 15 if card.rank is Rank.ACE else min(card.rank.value, 10)
 
+    # -- what is not seen: guessed from the view ------------------------------------------
+
+    def stock_draws(self) -> Counter[Card]:
+        """The cards a stock draw may turn up now, with their weights: every unseen card."""
+        return self.unseen
+
+    def next_draws(self, discard: Card) -> Counter[Card]:
+        """The cards this player's next stock draw may turn up once it has thrown ``discard``."""
+        return _next_draws(self)
+
+    def opponent_hands(self, rng: random.Random, samples: int) -> Iterator[tuple[list[Card], bool, float]]:
+        """Hands the opponents may hold, as (hand, opened, weight), the weights adding up to one.
+
+        ``samples`` hands per opponent: the cards it is known to hold, the rest drawn
+        from the unseen cards.
+        """
+        pool = list(self.unseen.elements())
+        if not pool or samples <= 0:
+            return
+        for seat in self.opponents:
+            known = list(self.known[seat].elements())
+            missing = max(0, self.view.hand_sizes[seat] - len(known))
+            opened = seat in self.view.opened
+            for _ in range(samples):
+                hand = known + rng.sample(pool, min(missing, len(pool)))
+                yield hand, opened, 1.0 / (samples * len(self.opponents))
+
+    def stock_note(self, value: float) -> str:
+        """How the draw explains what the stock is worth."""
+        return f"the stock {value:.1f} on average"
+
+    def danger_note(self, share: float) -> str:
+        """How the discard explains that a card would help an opponent."""
+        return f"; it helps an opponent in {100 * share:.0f}% of sampled hands"
+
 
 def _without(cards: Sequence[Card], remove: Sequence[Card]) -> list[Card]:
     out = list(cards)
@@ -167,7 +208,11 @@ class RummyExpert:
         self.budget = budget or RummyBudget()
 
     def decide(self, view: RummyView) -> Decision:
-        reading = _Reading(view)
+        return self.decide_reading(_Reading(view))
+
+    def decide_reading(self, reading: _Reading) -> Decision:
+        """Decide from a reading of the view (the rummy oracle passes one that sees every card)."""
+        view = reading.view
         actions = [parse_rummy_action(text) for text in view.legal]
         if view.phase == "draw":
             return self._draw(reading, actions)
@@ -199,11 +244,13 @@ class RummyExpert:
         if reading.is_wild(top):
             return Decision(Draw("discard"), f"take the wild {top.code}")
         with_top = self._after_best_discard(reading, hand + [top])
-        total = sum(reading.unseen.values())
-        expected = sum(n * self._after_best_discard(reading, hand + [card]) for card, n in reading.unseen.items()) / total
+        pool = reading.stock_draws()
+        total = sum(pool.values())
+        expected = sum(n * self._after_best_discard(reading, hand + [card]) for card, n in pool.items()) / total
+        stock = reading.stock_note(expected)
         if with_top < expected:
-            return Decision(Draw("discard"), f"{top.code} leaves {with_top:.1f} unplaced cards, the stock {expected:.1f} on average: take it")
-        return Decision(Draw("stock"), f"{top.code} leaves {with_top:.1f} unplaced cards, the stock {expected:.1f} on average: draw")
+            return Decision(Draw("discard"), f"{top.code} leaves {with_top:.1f} unplaced cards, {stock}: take it")
+        return Decision(Draw("stock"), f"{top.code} leaves {with_top:.1f} unplaced cards, {stock}: draw")
 
     # -- set plays and the discard -------------------------------------------------------
 
@@ -280,14 +327,14 @@ class RummyExpert:
         if len(hand) == 1:
             card = discards[0].card
             return Decision(discards[0], f"discard my last card, {card.code}, and go out")
-        pool = _next_draws(reading)
-        total = sum(pool.values())
         danger = self._danger(reading, [d.card for d in discards])
         scored = []
         for action in discards:
             card = action.card
             rest = _without(hand, [card])
             # the hand without it, one draw later (the best discard then made)
+            pool = reading.next_draws(card)
+            total = sum(pool.values())
             if total:
                 ahead = sum(n * self._after_best_discard(reading, rest + [c]) for c, n in pool.items()) / total
             else:
@@ -298,29 +345,26 @@ class RummyExpert:
         value, _, _, action = scored[0]
         card = action.card
         helps = danger[card]
-        note = f"; it helps an opponent in {100 * helps:.0f}% of sampled hands" if helps > 0.2 else ""
+        note = reading.danger_note(helps) if helps > 0.2 else ""
         return Decision(action, f"discard {card.code}: the rest stays best placed for the next draw{note}")
 
     def _danger(self, reading: _Reading, candidates: list[Card]) -> dict[Card, float]:
-        """For each card, the share of sampled opponent hands it would help (fewer unplaced cards)."""
-        view = reading.view
+        """For each card, the share of the opponents' possible hands it would help (fewer unplaced cards)."""
         danger = {card: 0.0 for card in candidates}
-        pool = list(reading.unseen.elements())
-        samples = self.budget.opponent_samples
-        if not pool or samples <= 0:
-            return danger
-        for seat in reading.opponents:
-            known = list(reading.known[seat].elements())
-            missing = max(0, view.hand_sizes[seat] - len(known))
-            opened = seat in view.opened
-            for _ in range(samples):
-                hand = known + self.rng.sample(pool, min(missing, len(pool)))
-                base = plan(hand, reading.is_wild, reading.table, opened).dead
-                for card in candidates:
-                    if plan(hand + [card], reading.is_wild, reading.table, opened).dead <= base and not reading.is_wild(card):
-                        # taking it and throwing a dead card would leave them one closer
-                        danger[card] += 1.0 / (samples * len(reading.opponents))
+        for hand, opened, weight in reading.opponent_hands(self.rng, self.budget.opponent_samples):
+            base = plan(hand, reading.is_wild, reading.table, opened).dead
+            for card in candidates:
+                if fits_hand(reading, hand, opened, card, base) and not reading.is_wild(card):
+                    # taking it and throwing a dead card would leave them one closer
+                    danger[card] += weight
         return danger
 
 
-__all__ = ["RummyBudget", "RummyExpert"]
+def fits_hand(reading: _Reading, hand: list[Card], opened: bool, card: Card, base: int | None = None) -> bool:
+    """Whether ``card`` fits ``hand``: with it the hand has no more unplaced cards (``base``: without it)."""
+    if base is None:
+        base = plan(hand, reading.is_wild, reading.table, opened).dead
+    return plan(hand + [card], reading.is_wild, reading.table, opened).dead <= base
+
+
+__all__ = ["RummyBudget", "RummyExpert", "fits_hand"]
