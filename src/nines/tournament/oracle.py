@@ -12,6 +12,11 @@ value: the most tricks this player can make against the other two together), and
 exchange compares the solved value of keeping with that of taking the centre hand.
 Elyigit's Nines: the solver's card on the true deal; the auction bids the best
 solved trick count over the trumps, and names that trump.
+Nines rummy has no exact solver: the oracle is the rummy expert's own judgement (its
+hand plan) with every card known: it draws comparing the top discard with the stock's
+actual next card, looks ahead to the card it will actually draw next, and judges the
+danger of a discard by the opponents' actual hands (:mod:`.oracle_rummy`).  The gap
+then measures what not seeing the cards costs that way of judging hands.
 """
 
 from __future__ import annotations
@@ -42,7 +47,11 @@ def _oracle(game_id: str, rng: random.Random) -> SeesAllCards:
         from .oracle_elyigit import ElyigitOracle
 
         return ElyigitOracle()
-    raise ValueError(f"no oracle for {game_id}: it needs an exact solver (the trick games only)")
+    if game_id == "rummy":
+        from .oracle_rummy import RummyOracle
+
+        return RummyOracle(rng)
+    raise ValueError(f"no oracle for {game_id}: there is one for neuf, elyigit and rummy only")
 
 
 ORACLE_FACTORIES: dict[str, Callable[[str, random.Random], Any]] = {"oracle": _oracle}
