@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -133,3 +135,21 @@ def test_statistics_count_deals_and_matches_per_person(client: TestClient) -> No
     assert stats["deals"] == len(sheet) - 1
     assert stats["average_target"] == 4.0
     assert stats["exchange_rate"] is not None and 0 <= stats["exchange_rate"] <= 1
+
+
+def test_a_finished_match_nobody_watches_leaves_the_servers_memory(client: TestClient) -> None:
+    """A long-running server must not keep every match it ever hosted: a finished table
+    with no socket attached is dropped, and rebuilt from the store whenever it is asked for."""
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), options={"start_score": 1}, seed=7)
+    table_id = seated["table"]["id"]
+    manager = client.app.state.manager
+    over = wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
+    for _ in range(100):  # the computer players' task lets go of the table as it ends
+        if table_id not in manager.tables:
+            break
+        time.sleep(0.02)
+    assert table_id not in manager.tables
+    again = state_of(client, table_id)
+    assert again["table"]["status"] == "over" and again["table"]["winners"] == over["table"]["winners"]
+    assert client.get(f"/api/tables/{table_id}/record").status_code == 200
+    assert table_id not in manager.tables  # reading it did not bring it back for good

@@ -213,7 +213,8 @@ class TableManager:
             if stored is None:
                 raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
             table = self._rebuild(stored)
-            self.tables[table_id] = table
+            if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
+                self.tables[table_id] = table
             if table.state.is_over and stored.status != "over":
                 # the process stopped between storing the last move and marking the match over
                 await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
@@ -386,6 +387,16 @@ class TableManager:
             table.connections.discard(connection)
             if connection.seat is not None and not self._closing:
                 table.broadcast()
+        self._forget_if_done(table)
+
+    def _forget_if_done(self, table: Table, *, from_bots: bool = False) -> None:
+        """A finished table that nobody watches leaves memory (a long-running server would
+        otherwise keep every match it ever hosted).  The store keeps it: ``get`` rebuilds it
+        from its actions if anyone asks again, and its statistics are stored only once."""
+        busy = not from_bots and table.bot_task is not None and not table.bot_task.done()
+        if table.state.is_over and not table.connections and not busy and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            log.info("table.forgotten", table=table.id)
 
     # -- moves -------------------------------------------------------------------------
 
@@ -580,6 +591,7 @@ class TableManager:
                 seq = table.seq
                 acting = table.state.acting_seat
                 if table.status != "playing" or acting is None or table.seats[acting].kind != "bot":
+                    self._forget_if_done(table, from_bots=True)
                     return
                 await self._pause(table)
                 if table.seq != seq:
