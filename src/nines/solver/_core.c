@@ -374,6 +374,8 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             }
         }
     } else if (c->ntable == 0) {
+        const int pairs = np == 4 && c->maxside[(p + 2) & 3] == me && c->maxside[(p + 1) & 3] != me &&
+                          c->maxside[(p + 3) & 3] != me; /* two partnerships */
         const int lho = p + 1 == np ? 0 : p + 1;
         const int rho = p == 0 ? np - 1 : p - 1;
         for (int i = 0; i < n;) {
@@ -414,7 +416,10 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 int w;
                 if ((is_top || partner_wins) && !oppruff) {
                     if (w1 == p) w = (w2 >= 0 && w2 != p && c->maxside[w2] == me) ? W[5] + rr : is_top ? W[6] : W[7] + rr;
-                    else if (w1side) w = W[8] + rr;
+                    /* toward the partner's top card in a partnership: lead low, not an
+                     * honour that the opponent sitting over it would capture (the queen into
+                     * the king) */
+                    else if (w1side) w = W[8] + (is_top || !pairs ? rr : -rr);
                     else w = W[9] + rr;
                 } else if (w1 == p) {
                     w = is_top ? W[10] : W[11] + rr;
