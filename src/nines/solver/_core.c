@@ -485,7 +485,10 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 int safe = 1;
                 for (int k = 0; k < left; k++)
                     if (c->maxside[cq[k]] != me && CAP_BEATS(k, s, r)) { safe = 0; break; }
-                w = safe ? W[15] - rr : (s == ls ? W[16] - rr : W[17] - rr);
+                /* a card that wins for now but can be beaten: low at second hand, high at
+                 * third (third hand high: it makes the last player spend its best) */
+                const int hi = c->ntable >= 2 ? rr : -rr;
+                w = safe ? W[15] - rr : (s == ls ? W[16] + hi : W[17] - rr);
             } else if (s == ls || s == tr) {
                 w = -rr; /* cannot win: play low */
             } else {
