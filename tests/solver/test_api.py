@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from nines.cards import Card, Suit, parse_cards, parse_deal
 from nines.solver import (
     Solver,
     SolverInputError,
+    SolverNodeLimit,
     make_position,
     position_from_deal,
     score_cards,
@@ -125,3 +128,40 @@ def test_make_position_checks_mappings() -> None:
         Solver().solve(make_position("neuf", {"S": [C("AS")], "W": [C("KS")], "E": [C("QS")]}, None, "S"), player="N")
     with pytest.raises(SolverInputError):
         Solver(table_mb=0)
+
+
+def test_a_node_limit_gives_up_cleanly_and_leaves_the_solver_exact() -> None:
+    """A caller with a time budget sets ``max_nodes``: the solve raises once past it, keeps
+    nothing half-searched, and the same Solver then gives the exact answers."""
+    position = position_from_deal(
+        "neuf", "N:QJ632.KQ.Q53.Q95 74.9853.KT8.K874 AT85.AJ2.A76.AJ2 K9.T764.J942.T63", "C", "S", form="partners"
+    )
+    solver = Solver(table_mb=16)
+    with pytest.raises(SolverNodeLimit, match="gave up after 10,001 nodes"):
+        solver.value(position, "NS", max_nodes=10_000)
+    with pytest.raises(SolverNodeLimit):
+        solver.score_cards(position, max_nodes=10_000)
+    fresh = Solver(table_mb=16)
+    assert solver.value(position, "NS") == fresh.value(position, "NS") == 9
+    assert solver.score_cards(position) == fresh.score_cards(position)
+    assert solver.value(position, "NS", max_nodes=100_000_000) == 9  # a limit not reached changes nothing
+    with pytest.raises(SolverInputError, match="max_nodes"):
+        solver.value(position, "NS", max_nodes=0)
+
+
+def test_giving_up_at_any_point_never_spoils_later_answers() -> None:
+    """Limits that stop the search at every depth, then the exact answer, on many endings."""
+    from .reference import NEUF_PARTNERS, random_ending
+
+    rng = random.Random("node-limit")
+    solver, exact = Solver(table_mb=8), Solver(table_mb=8)
+    for i in range(300):
+        hands, trump, leader, played = random_ending(NEUF_PARTNERS, rng, 4 + i % 4, i % 4)
+        position = make_position("neuf", hands, trump, leader, played, form="partners")
+        try:
+            limited = solver.value(position, "NS", max_nodes=rng.randrange(1, 400))
+        except SolverNodeLimit:
+            limited = None
+        value = solver.value(position, "NS")
+        assert value == exact.value(position, "NS"), str(position)
+        assert limited in (None, value)

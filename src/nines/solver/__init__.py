@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .api import DEFAULT_TABLE_MB, Solver, SolveResult, TableInfo, legal_cards, score_cards, solve
 from .batch import solve_many
-from .errors import SolverInputError
+from .errors import SolverInputError, SolverNodeLimit
 from .games import GAMES
 from .position import Position, make_position, parse_trump_text, position_from_deal
 
@@ -33,6 +33,7 @@ __all__ = [
     "SolveResult",
     "Solver",
     "SolverInputError",
+    "SolverNodeLimit",
     "TableInfo",
     "legal_cards",
     "make_position",

@@ -229,6 +229,8 @@ typedef struct {
     int use_partition;       /* 0: key the table on every card (exact relative ranks) */
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     TT *tt;
+    uint64_t node_limit;     /* give up past this many nodes (0: never) */
+    int aborted;             /* set when it gave up: nothing more is stored, every search returns */
 } Ctx;
 
 typedef struct {
@@ -1053,6 +1055,11 @@ static inline int boundary_cut(Ctx *c, uint16_t rel[NSUITS], int *hint, uint64_t
 
 static int search(Ctx *c, uint16_t rel[NSUITS]) {
     c->nodes++;
+    if (c->node_limit && c->nodes > c->node_limit) { /* the caller's budget is spent: unwind */
+        c->aborted = 1;
+        rel[0] = rel[1] = rel[2] = rel[3] = 0;
+        return 0;
+    }
 #ifdef SOLVER_STATS
     c->st_nd[c->tricks_left]++;
 #endif
@@ -1140,6 +1147,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         c->hand[p][s] ^= bit;
         c->inplay[s] ^= bit;
         c->lens += lenbit;
+        if (c->aborted) return 0; /* an unfinished answer is neither stored nor used */
         if (res == ismax) {
             *killer = (uint8_t)card;
 #ifdef SOLVER_STATS
@@ -1222,6 +1230,7 @@ static int solve_between(Ctx *c, int guess, int lo, int hi) {
         uint64_t before = c->nodes;
 #endif
         int ok = search(c, rel);
+        if (c->aborted) return -1;
 #ifdef SOLVER_STATS
         fprintf(stderr, "  target %d: %s, %llu nodes\n", t, ok ? "yes" : "no", (unsigned long long)(c->nodes - before));
 #endif
@@ -1399,13 +1408,16 @@ static int acquire(SolverObject *self) {
 }
 
 static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "guess", NULL};
+    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "guess", "max_nodes", NULL};
     int np, rule, trump, leader, maxmask, guess = -1;
+    unsigned long long max_nodes = 0;
     PyObject *hands, *played;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|i", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask, &guess))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|iK", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask,
+                                     &guess, &max_nodes))
         return NULL;
     Ctx c;
     if (setup_ctx(&c, np, rule, trump, hands, leader, played, maxmask) < 0) return NULL;
+    c.node_limit = max_nodes;
     if (acquire(self) < 0) return NULL;
     attach(self, &c, maxmask);
     int value;
@@ -1414,18 +1426,22 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     Py_END_ALLOW_THREADS
     self->busy = 0;
     keep_stats(self, &c);
+    if (c.aborted) value = -1; /* gave up: the caller's node limit */
     return Py_BuildValue("(iK)", value, (unsigned long long)c.nodes);
 }
 
 /* value of every legal card of the player to move: list of (card code, MAX tricks) */
 static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "value", NULL};
+    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "value", "max_nodes", NULL};
     int np, rule, trump, leader, maxmask, known = -1;
+    unsigned long long max_nodes = 0;
     PyObject *hands, *played;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|i", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask, &known))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|iK", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask,
+                                     &known, &max_nodes))
         return NULL;
     Ctx c;
     if (setup_ctx(&c, np, rule, trump, hands, leader, played, maxmask) < 0) return NULL;
+    c.node_limit = max_nodes;
     if (acquire(self) < 0) return NULL;
     attach(self, &c, maxmask);
     const int p = seat_at(&c, c.ntable);
@@ -1437,7 +1453,7 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
     gen_legal(&c, p, legal, lrel);
     nm = gen_moves(&c, p, legal, mv);
     int v = known >= 0 ? known : solve_value(&c, -1);
-    for (int i = 0; i < nm; i++) {
+    for (int i = 0; i < nm && !c.aborted; i++) {
         const int card = mv[i].card, s = card >> 4, r = card & 15, nt = c.ntable;
         const uint16_t bit = (uint16_t)(1u << r);
         const uint64_t lenbit = 1ull << (4 * (4 * p + s));
@@ -1469,6 +1485,7 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
     Py_END_ALLOW_THREADS
     self->busy = 0;
     keep_stats(self, &c);
+    if (c.aborted) return Py_BuildValue("(OK)", Py_None, (unsigned long long)c.nodes); /* gave up */
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (int i = 0; i < nm; i++) {

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..cards import Card, Suit
 from . import _core
-from .errors import SolverInputError
+from .errors import SolverInputError, SolverNodeLimit
 from .position import Position, make_position
 
 __all__ = [
@@ -31,6 +31,15 @@ __all__ = [
 DEFAULT_TABLE_MB = 64
 """Transposition table limit of a :class:`Solver` unless told otherwise (per solver, so per thread)."""
 MAX_DEFAULT_TABLE_MB = 256
+
+
+def _limit(max_nodes: int | None) -> int:
+    """The core's node limit: 0 for none."""
+    if max_nodes is None:
+        return 0
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise SolverInputError(f"max_nodes must be a positive whole number (or None for no limit), not {max_nodes!r}")
+    return max_nodes
 
 
 @dataclass(frozen=True)
@@ -99,29 +108,38 @@ class Solver:
         )
 
     # -- the raw numbers -------------------------------------------------------------------
-    def value(self, position: Position, side: str) -> int:
-        """Tricks ``side`` (a side in partnerships, a seat in paranoid forms) takes of those left."""
+    def value(self, position: Position, side: str, *, max_nodes: int | None = None) -> int:
+        """Tricks ``side`` (a side in partnerships, a seat in paranoid forms) takes of those left.
+
+        With ``max_nodes`` the search gives up past that many nodes and raises
+        :class:`SolverNodeLimit` (a caller with a time budget, such as a computer player).
+        """
         if side not in position.sides:
             raise SolverInputError(f"{side!r} is not a side here; the sides are {' '.join(position.sides)}")
         mask = position.maxmask(side)
-        value, _nodes = self._core.solve(*position.core_args(), mask)
+        value, nodes = self._core.solve(*position.core_args(), mask, -1, _limit(max_nodes))
+        if value < 0:
+            raise SolverNodeLimit(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")
         return int(value)
 
-    def score_cards(self, position: Position) -> dict[Card, int]:
+    def score_cards(self, position: Position, *, max_nodes: int | None = None) -> dict[Card, int]:
         """Every legal card of the seat to play, mapped to the tricks it leads to for that
-        seat's side (partnerships) or that seat alone (paranoid forms)."""
-        return self._scores(position)[0]
+        seat's side (partnerships) or that seat alone (paranoid forms).  ``max_nodes`` as
+        for :meth:`value`."""
+        return self._scores(position, max_nodes)[0]
 
-    def _scores(self, position: Position) -> tuple[dict[Card, int], int]:
+    def _scores(self, position: Position, max_nodes: int | None = None) -> tuple[dict[Card, int], int]:
         g = position.gdef
         mover = position.to_play
+        counted = "NS" if position.form == "partners" else mover
+        pairs, nodes = self._core.score(*position.core_args(), position.maxmask(counted), -1, _limit(max_nodes))
+        if pairs is None:
+            raise SolverNodeLimit(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")
         if position.form == "partners":
-            pairs, nodes = self._core.score(*position.core_args(), position.maxmask("NS"))
             rem = position.tricks_left
             flip = position.side_of(mover) != "NS"
             scores = {g.card(code): (rem - v if flip else v) for code, v in pairs}
         else:
-            pairs, nodes = self._core.score(*position.core_args(), position.maxmask(mover))
             scores = {g.card(code): v for code, v in pairs}
         return dict(sorted(scores.items(), key=lambda item: (-item[1], item[0]))), int(nodes)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["SolverInputError"]
+__all__ = ["SolverInputError", "SolverNodeLimit"]
 
 
 class SolverInputError(ValueError):
@@ -10,4 +10,12 @@ class SolverInputError(ValueError):
     unequal size, wrong card counts, a card dealt twice, an illegal card on the table.
 
     The message names the problem and what would be accepted instead.
+    """
+
+
+class SolverNodeLimit(RuntimeError):
+    """A solve gave up at the node limit its caller set (``max_nodes``).
+
+    Nothing half-searched is kept: the table holds only finished answers, so the same
+    Solver can go on (or try again with a larger limit) and gets exact results.
     """
