@@ -83,3 +83,18 @@ def test_expert_plays_only_legal_cards_following_suit():
     state.apply(Play(parse_card("2S")))
     decision = NeufExpert(random.Random(5), SMALL).decide(state.view("W"))
     assert decision.action in state.legal_actions() and decision.action.card.suit is Suit.SPADES
+
+
+def test_a_deal_too_costly_to_solve_is_left_out_and_the_expert_still_plays():
+    """With a node limit no deal can meet, every imagined deal is left out: the exchange
+    falls back on the hand model and the card play keeps trumps and high cards, both legal."""
+    from dataclasses import replace
+
+    broke = replace(SMALL, max_nodes=1)
+    great = position(s="AKQ.AKQ.AKQ.AKQ2", w="JT98.JT9.JT9.JT9", e="765.8765.876.876", dealer="E")
+    assert isinstance(NeufExpert(random.Random(1), broke).decide(great.view("S")).action, Keep)
+    state = position(s="AK2.Q.J.T", w="Q3.A.KT.J", e="J4.K.AQ.Q", spare="T5.J.Q.K", dealer="E", exchange=False)
+    state.apply(Play(parse_card("2S")))
+    decision = NeufExpert(random.Random(5), broke).decide(state.view("W"))
+    assert decision.action in state.legal_actions() and "no likely deal could be solved in time" in decision.reason
+    assert decision.action.card == parse_card("3S")  # the low spade, keeping the queen

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..cards import Card, Suit, ace_high
 from ..games.neuf import Exchange, Keep, NeufView
 from ..games.tricks import Play
-from ..solver import Solver, make_position
+from ..solver import Solver, SolverNodeLimit, make_position
 from .base import Decision
 from .neuf_basic import estimate_tricks
 from .neuf_hand_value import hand_value
@@ -76,6 +76,10 @@ class NeufBudget:
     """Centre hands valued by the hand model."""
     oversample: int = 4
     """Deals drawn per deal kept when weighing them by the exchange."""
+    max_nodes: int = 4_000_000
+    """Search nodes one imagined deal may take (about half a second); a deal that needs more
+    is left out.  Full four-handed deals have a rare heavy tail (one random deal in a
+    thousand needs minutes), and a table must not wait for it."""
 
     def worlds_for(self, cards: int, hands: int = 3) -> int:
         table = self.worlds if hands == 3 else self.four_hand_worlds
@@ -161,13 +165,18 @@ class NeufExpert:
         # the solver: both choices in a few likely deals
         solver = shared_solver()
         solved = valued[: self.budget.exchange_solved]
-        gain_solved = 0.0
+        gains = []
         for hands in solved:
             values = []
-            for mine in (hands[me], hands[EXTRA]):
-                dealt = {seat: _cards(mine if seat == me else hands[seat]) for seat in seats}
-                values.append(solver.value(make_position("neuf", dealt, trump, leader, form=view.form), me))
-            gain_solved += (values[1] - values[0]) / len(solved)
+            try:
+                for mine in (hands[me], hands[EXTRA]):
+                    dealt = {seat: _cards(mine if seat == me else hands[seat]) for seat in seats}
+                    position = make_position("neuf", dealt, trump, leader, form=view.form)
+                    values.append(solver.value(position, me, max_nodes=self.budget.max_nodes))
+            except SolverNodeLimit:
+                continue  # too costly to solve now: the other deals and the hand model decide
+            gains.append(values[1] - values[0])
+        gain_solved = sum(gains) / len(gains) if gains else take_model - mine_model
         gain = (gain_solved + (take_model - mine_model)) / 2
         whose = "the spare hand" if view.centre_from == "spare" else f"the hand {view.centre_from} left"
         detail = f"{whose} is worth {gain:+.1f} tricks to me (solved {gain_solved:+.1f}, hand model {take_model - mine_model:+.1f})"
@@ -190,13 +199,21 @@ class NeufExpert:
         solver = shared_solver()
         totals = {card: 0 for card in legal}
         worlds = self._worlds(knowledge, self.budget.worlds_for(cards_left, len(seats)), trump)
+        n = 0
         for hands in worlds:
             position = make_position(
                 "neuf", {seat: _cards(hands[seat]) for seat in seats}, trump, leader, played, form=view.form
             )
-            for card, tricks in solver.score_cards(position).items():
+            try:
+                scores = solver.score_cards(position, max_nodes=self.budget.max_nodes)
+            except SolverNodeLimit:
+                continue  # too costly to solve now: the other deals decide
+            for card, tricks in scores.items():
                 totals[card] += tricks
-        n = len(worlds)
+            n += 1
+        if n == 0:
+            best = max(legal, key=lambda c: (c.suit != trump, -ace_high(c.rank)))  # type: ignore[arg-type]
+            return Decision(Play(best), f"no likely deal could be solved in time: {best.pretty}, keeping trumps and high cards")
 
         def preference(card: Card) -> tuple[int, bool, int]:
             # among equals, keep trumps and high cards for later
