@@ -4,7 +4,7 @@ import random
 from collections import Counter
 
 from nines.bots import make_player, play_match
-from nines.bots.expert_rummy import RummyBudget, RummyExpert, _next_draws, _Reading
+from nines.bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, _next_draws
 from nines.bots.rummy_plan import TableRun, plan
 from nines.cards import Rank, parse_cards
 from nines.games.rummy import Discard, Draw, Extend, Lay, RummyOptions, RummyState
@@ -144,7 +144,7 @@ def test_seeded_expert_replays_a_match_exactly():
 
 def test_discard_look_ahead_uses_the_pile_when_every_unseen_card_is_known():
     state = position({"1": "6H 7H 8H 9H 3C 4C KS", "2": "2S 3D 4H 9C TD JC AH"}, indicator="TS", pile="2C QD")
-    reading = _Reading(state.view("1"))
+    reading = RummyReading(state.view("1"))
     assert sum(reading.unseen.values()) > 0 and _next_draws(reading) == reading.unseen
     reading.unseen = Counter()
     # the stock will be rebuilt from the discard pile: the next draw comes from there

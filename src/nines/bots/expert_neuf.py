@@ -176,10 +176,15 @@ class NeufExpert:
             except SolverNodeLimit:
                 continue  # too costly to solve now: the other deals and the hand model decide
             gains.append(values[1] - values[0])
-        gain_solved = sum(gains) / len(gains) if gains else take_model - mine_model
-        gain = (gain_solved + (take_model - mine_model)) / 2
+        modelled = take_model - mine_model
         whose = "the spare hand" if view.centre_from == "spare" else f"the hand {view.centre_from} left"
-        detail = f"{whose} is worth {gain:+.1f} tricks to me (solved {gain_solved:+.1f}, hand model {take_model - mine_model:+.1f})"
+        if gains:
+            gain_solved = sum(gains) / len(gains)
+            gain = (gain_solved + modelled) / 2
+            detail = f"{whose} is worth {gain:+.1f} tricks to me (solved {gain_solved:+.1f}, hand model {modelled:+.1f})"
+        else:
+            gain = modelled
+            detail = f"{whose} is worth {gain:+.1f} tricks to me (hand model; no likely deal could be solved in time)"
         if gain > 0:
             return Decision(Exchange(), f"{detail}: exchange")
         return Decision(Keep(), f"{detail}: keep")
@@ -211,9 +216,6 @@ class NeufExpert:
             for card, tricks in scores.items():
                 totals[card] += tricks
             n += 1
-        if n == 0:
-            best = max(legal, key=lambda c: (c.suit != trump, -ace_high(c.rank)))  # type: ignore[arg-type]
-            return Decision(Play(best), f"no likely deal could be solved in time: {best.pretty}, keeping trumps and high cards")
 
         def preference(card: Card) -> tuple[int, bool, int]:
             # among equals, keep trumps and high cards for later
@@ -222,6 +224,8 @@ class NeufExpert:
 
         ranked = sorted(legal, key=preference, reverse=True)
         best = ranked[0]
+        if n == 0:  # every total is 0: the ranking keeps trumps and high cards
+            return Decision(Play(best), f"no likely deal could be solved in time: {best.pretty}, keeping trumps and high cards")
         mine = "tricks for us" if view.form == "partners" else "tricks for me"
         reason = f"{best.pretty} averages {totals[best] / n:.2f} {mine} of the {cards_left} left in {n} likely deals, solved exactly"
         if len(ranked) > 1:

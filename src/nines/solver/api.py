@@ -119,7 +119,7 @@ class Solver:
         mask = position.maxmask(side)
         value, nodes = self._core.solve(*position.core_args(), mask, -1, _limit(max_nodes))
         if value < 0:
-            raise SolverNodeLimit(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")
+            raise SolverNodeLimit.after(nodes, max_nodes)
         return int(value)
 
     def score_cards(self, position: Position, *, max_nodes: int | None = None) -> dict[Card, int]:
@@ -134,7 +134,7 @@ class Solver:
         counted = "NS" if position.form == "partners" else mover
         pairs, nodes = self._core.score(*position.core_args(), position.maxmask(counted), -1, _limit(max_nodes))
         if pairs is None:
-            raise SolverNodeLimit(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")
+            raise SolverNodeLimit.after(nodes, max_nodes)
         if position.form == "partners":
             rem = position.tricks_left
             flip = position.side_of(mover) != "NS"

@@ -19,3 +19,7 @@ class SolverNodeLimit(RuntimeError):
     Nothing half-searched is kept: the table holds only finished answers, so the same
     Solver can go on (or try again with a larger limit) and gets exact results.
     """
+
+    @classmethod
+    def after(cls, nodes: int, max_nodes: int | None) -> SolverNodeLimit:
+        return cls(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")

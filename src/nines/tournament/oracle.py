@@ -6,8 +6,7 @@ at a table); only the tournament engine knows it, and hands it the whole state
 explicitly.  What it is for: the gap between ``expert`` and ``oracle`` on the same
 deals is what not seeing the cards costs ``expert``; in the trick games, whose oracle is
 the exact solver, it also bounds how much better any player working from its view could
-do (the oracle's knowledge is unattainable).  The rummy oracle is the expert's own
-judgement with every card known, so its gap measures only what seeing costs that judgement.
+do (the oracle's knowledge is unattainable).
 
 Le Neuf: each card is the one the exact solver rates best on the true deal (paranoid
 value: the most tricks this player can make against the other two together), and the

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..bots.base import Decision
-from ..bots.expert_rummy import RummyBudget, RummyExpert, _Reading, fits_hand
+from ..bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, fits_hand
 from ..cards import Card
 from ..games.rummy import RummyState
 
@@ -36,7 +36,7 @@ NEXT_CARD_SHARE = 0.95
 """The weight of the card the look-ahead knows it will draw next; the rest is the expert's average."""
 
 
-class SeeingReading(_Reading):
+class SeeingReading(RummyReading):
     """The expert's reading of a seat's view, answering what the view hides from the whole state."""
 
     def __init__(self, state: RummyState, seat: str) -> None:

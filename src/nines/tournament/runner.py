@@ -14,7 +14,7 @@ import multiprocessing
 import multiprocessing.managers
 import queue as queue_module
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,9 +57,14 @@ class RawResults:
         return sum(distinct_deals(jobs) for jobs in self.matches)
 
 
+def finished(jobs: Iterable[JobResult]) -> bool:
+    """Whether every seating of a match finished (else the match is abandoned)."""
+    return all(job.finished for job in jobs)
+
+
 def distinct_deals(jobs: Sequence[JobResult]) -> int:
     """A match's deals, counted once however many seatings replayed it (none if abandoned)."""
-    if not all(job.finished for job in jobs):
+    if not finished(jobs):
         return 0
     return max((len(job.deals) for job in jobs), default=0)
 
@@ -89,11 +94,11 @@ class _Plan:
 
     def prefix_end(self) -> int | None:
         """K such that matches ``0..K-1`` are complete and hold at least N deals, once known."""
-        finished = [m for m in self.done if self.complete(m)]
-        abandoned = [m for m in finished if not all(job.finished for job in self.done[m].values())]
-        if len(abandoned) >= 5 and 2 * len(abandoned) >= len(finished):
+        complete = [m for m in self.done if self.complete(m)]
+        abandoned = [m for m in complete if not finished(self.done[m].values())]
+        if len(abandoned) >= 5 and 2 * len(abandoned) >= len(complete):
             raise TournamentError(
-                f"{len(abandoned)} of {len(finished)} matches did not finish; these players cannot end a match here"
+                f"{len(abandoned)} of {len(complete)} matches did not finish; these players cannot end a match here"
             )
         total = 0
         match = 0
@@ -118,8 +123,8 @@ class _Plan:
 
     def results(self, end: int) -> RawResults:
         matches = [[self.done[m][r] for r in range(self.rotations)] for m in range(end)]
-        kept = [jobs for jobs in matches if all(job.finished for job in jobs)]
-        abandoned = [jobs[0].match for jobs in matches if not all(job.finished for job in jobs)]
+        kept = [jobs for jobs in matches if finished(jobs)]
+        abandoned = [jobs[0].match for jobs in matches if not finished(jobs)]
         return RawResults(self.config, kept, abandoned)
 
 

@@ -580,14 +580,14 @@ class RummyState(GameState):
         deal.drawn = None
         # A wild taken in a swap is held until the start of its holder's next turn.
         deal.held[deal.to_act] = Counter()
-        limit = self.options.turns_per_player
-        if limit is not None and deal.turn >= limit * len(self.seats):
+        turns = self.options.turns_per_player
+        if turns is not None and deal.turn >= turns * len(self.seats):
             # Every player has had the agreed number of turns: score the hand as it stands.
             self._close_hand(went_out=None, ended_by="turns")
             return
         if not deal.stock:
-            limit = self.options.reshuffles
-            if limit is not None and len(deal.reshuffles) >= limit:
+            reshuffles = self.options.reshuffles
+            if reshuffles is not None and len(deal.reshuffles) >= reshuffles:
                 # The stock has run out once more than the option allows: score the hand as it stands.
                 self._close_hand(went_out=None, ended_by="stock")
                 return
