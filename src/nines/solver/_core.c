@@ -475,6 +475,20 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             }
             goto sort;
         }
+        /* before the last player, when it follows suit: its best card below the run of its
+         * top card (-1: none); a card above that leaves it only its top card to win with */
+        int forces = MAXRANKS;
+        if (left == 1 && cs[0] == ls) {
+            const uint32_t seen = c->inplay[ls] | c->tmask[ls];
+            uint32_t rest = c->hand[cq[0]][ls];
+            for (int t = cr[0];;) { /* strip the top card's run */
+                rest &= ~(1u << t);
+                const uint32_t below = seen & ((1u << t) - 1u);
+                if (!below || !(rest >> topbit(below) & 1)) break;
+                t = topbit(below);
+            }
+            forces = rest ? topbit(rest) : -1;
+        }
         for (int i = 0; i < n; i++) {
             const int s = mv[i].card >> 4, r = mv[i].card & 15;
             const uint32_t all = c->inplay[s] | c->tmask[s];
@@ -491,6 +505,9 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                  * third (third hand high: it makes the last player spend its best) */
                 const int hi = c->ntable >= 2 ? rr : -rr;
                 w = safe ? W[15] - rr : (s == ls ? W[16] + hi : W[17] - rr);
+                /* force out the last player's top card as cheaply as possible: the lowest card
+                 * that leaves it nothing else to win with */
+                if (!safe && s == ls && r > forces) w += 40 - 2 * rr;
             } else if (s == ls || s == tr) {
                 w = -rr; /* cannot win: play low */
             } else {
