@@ -331,6 +331,17 @@ HOT int holder(const Ctx *c, int s, uint32_t mask) {
     return mask ? c->owner[s][topbit(mask)] : -1;
 }
 
+/* A discard's preference beside others of the same hand: low cards from long suits, not
+ * a winner, not the guard of a king */
+HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
+    const int len = popc(c->hand[p][s]);
+    const uint32_t in = c->inplay[s];
+    int w = len * W[19] - rr * W[20];
+    if (r == topbit(in)) w -= W[21];
+    else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
+    return w;
+}
+
 /* Move ordering: heuristics of card play, so that the card that proves the point comes
  * first.  Weights only order the moves; any order gives the same, exact, answer. */
 HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer) {
@@ -495,8 +506,10 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             const int rr = popc(all & (uint32_t)((1u << r) - 1u));
             const int beats = (s == ws && r > wr) || (s == tr && ws != tr);
             int w;
-            if (ours) {
+            if (ours && (beats || s == ls || s == tr)) {
                 w = beats ? W[13] - rr : W[14] - rr;
+            } else if (ours) {
+                w = W[14] + discard_pref(c, p, s, r, rr); /* the trick is ours anyway: discard */
             } else if (beats) {
                 int safe = 1;
                 for (int k = 0; k < left; k++)
@@ -511,12 +524,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             } else if (s == ls || s == tr) {
                 w = -rr; /* cannot win: play low */
             } else {
-                /* a discard: low cards from long suits, not a winner, not the guard of a king */
-                int len = popc(c->hand[p][s]);
-                w = W[18] + len * W[19] - rr * W[20];
-                uint32_t in = c->inplay[s];
-                if (r == topbit(in)) w -= W[21];
-                else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
+                w = W[18] + discard_pref(c, p, s, r, rr); /* a discard */
             }
             mv[i].weight = w;
         }
