@@ -500,6 +500,16 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             }
             forces = rest ? topbit(rest) : -1;
         }
+        /* a card of the led suit lower than every card of a later opponent who follows
+         * suit loses to whatever that opponent plays, and one lower than every card of a
+         * later teammate is beaten by the teammate anyway: it makes no difference, play low
+         * (not for a teammate under Elyigit's rule, where beating the table is compulsory) */
+        int lowest = -1;
+        for (int k = 0; k < left; k++) {
+            if (cs[k] != ls || (c->maxside[cq[k]] == me && c->rule != RULE_FOLLOW)) continue;
+            const int lo = lowbit(c->hand[cq[k]][ls]);
+            if (lo > lowest) lowest = lo;
+        }
         for (int i = 0; i < n; i++) {
             const int s = mv[i].card >> 4, r = mv[i].card & 15;
             const uint32_t all = c->inplay[s] | c->tmask[s];
@@ -510,7 +520,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 w = beats ? W[13] - rr : W[14] - rr;
             } else if (ours) {
                 w = W[14] + discard_pref(c, p, s, r, rr); /* the trick is ours anyway: discard */
-            } else if (beats) {
+            } else if (beats && !(s == ls && r < lowest)) {
                 int safe = 1;
                 for (int k = 0; k < left; k++)
                     if (c->maxside[cq[k]] != me && CAP_BEATS(k, s, r)) { safe = 0; break; }
