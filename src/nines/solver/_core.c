@@ -531,6 +531,9 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 /* force out the last player's top card as cheaply as possible: the lowest card
                  * that leaves it nothing else to win with */
                 if (!safe && s == ls && r > forces) w += 40 - 2 * rr;
+                /* second hand splits its honours: it covers with a card from a sequence, which
+                 * keeps an equal card behind, before it covers with a lone card */
+                if (!safe && s == ls && left == 2 && c->rule == RULE_FOLLOW && (mv[i].run & (mv[i].run - 1))) w += 10;
             } else if (s == ls || s == tr) {
                 w = -rr; /* cannot win: play low */
             } else {
