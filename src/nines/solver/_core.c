@@ -528,6 +528,9 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                  * third (third hand high: it makes the last player spend its best) */
                 const int hi = c->ntable >= 2 ? rr : -rr;
                 w = safe ? W[15] - rr : (s == ls ? W[16] + hi : W[17] - rr);
+                /* third hand out of the suit: no ruff of the partner's winning card that the
+                 * last player can overruff (a discard first) */
+                if (!safe && s != ls && side_win && c->ntable == 2) w -= 25;
                 /* force out the last player's top card as cheaply as possible: the lowest card
                  * that leaves it nothing else to win with */
                 if (!safe && s == ls && r > forces) w += 40 - 2 * rr;
