@@ -5,7 +5,7 @@ from collections import Counter
 
 from nines.bots import make_player, play_match
 from nines.bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, _next_draws
-from nines.bots.rummy_plan import TableRun, plan
+from nines.bots.rummy_plan import TableRun, first_finish, plan
 from nines.cards import Rank, parse_cards
 from nines.games.rummy import Discard, Draw, Extend, Lay, RummyOptions, RummyState
 
@@ -36,6 +36,21 @@ def test_plan_extends_table_runs_only_at_their_ends_and_one_run_per_suit():
     # 9H TH extend it; 2H 3H 4H cannot be a second heart run
     assert plan(hand, is_wild, hearts_on_table, opened=True).dead == 3
     assert plan(hand, is_wild, {}, opened=True).dead == 2  # without the table run: the best one run
+
+
+def test_first_finish_is_the_draw_that_lets_the_hand_go_out():
+    is_wild = _wild(Rank.FIVE)
+    hearts_on_table = {1: TableRun(1, 6, 8)}
+    hand = parse_cards("JS QS 2D")  # after this turn's discard: three cards to place, one to throw
+    # KS makes JS QS KS; the 2D is thrown as the last card
+    assert first_finish(hand, parse_cards("3C KS"), is_wild, hearts_on_table, opened=True) == 2
+    # 9H extends the table's hearts but leaves 2D and one spade too many
+    assert first_finish(hand, parse_cards("9H 4C"), is_wild, hearts_on_table, opened=True) is None
+    # a wild (the 5C) fills the run at once
+    assert first_finish(hand, parse_cards("5C"), is_wild, hearts_on_table, opened=True) == 1
+    # before opening, the same cards must make a run of four first
+    assert first_finish(hand, parse_cards("KS"), is_wild, {}, opened=False) is None
+    assert first_finish(hand, parse_cards("KS AS"), is_wild, {}, opened=False) == 2
 
 
 def test_expert_takes_a_wild_from_the_discard_pile():

@@ -1,4 +1,4 @@
-"""The rummy oracle: the expert's hand plan with the stock's order and the opponents' hands known."""
+"""The rummy oracle: a race to go out, with the stock's order and the opponents' hands known."""
 
 import random
 from collections import Counter
@@ -11,7 +11,7 @@ from nines.cards import parse_card, parse_cards
 from nines.games.rummy import Discard, Draw, RummyOptions, RummyState
 from nines.tournament import GameSetup, TournamentConfig, run, summarise
 from nines.tournament.oracle import ORACLE_FACTORIES, SeesAllCards
-from nines.tournament.oracle_rummy import NEXT_CARD_SHARE, RummyOracle, SeeingReading
+from nines.tournament.oracle_rummy import RummyOracle, SeeingReading
 
 from ..rummy.rummy_helpers import position
 
@@ -70,30 +70,37 @@ def test_the_oracle_holds_back_a_discard_that_fits_the_opponents_actual_hand():
     assert isinstance(decision.action, Discard) and decision.action.card.code != "KS"
 
 
-def test_the_look_ahead_uses_the_card_the_oracle_will_actually_draw():
+def test_the_coming_draws_leave_the_opponents_their_turns():
     state = position(
         {"1": "6H 7H 8H 9H KS 2D 4C 5C", "2": "JS QS AS 9C 8C 6D 4H 2H 5S"}, indicator="2C", pile="4D",
-        stock="TH 7C 6S", turn=0,
+        stock="TH 7C 6S 3D", turn=0,
     )
-    state.apply(Draw("stock"), by="1")
     reading = SeeingReading(state, "1")
-
-    def next_card(discard: str) -> tuple[str, float]:
-        draws = reading.next_draws(parse_card(discard))
-        card, weight = draws.most_common(1)[0]
-        return card.code, weight / sum(draws.values())
-
-    # the opponent draws 7C, so 6S comes next; unless it takes the KS thrown, then 7C does
-    assert next_card("2D") == ("6S", pytest.approx(NEXT_CARD_SHARE, abs=0.01))
-    assert reading.takes(parse_card("KS")) and next_card("KS")[0] == "7C"
-    # the rest of the weight is the expert's own guess, over the unseen cards
-    draws = reading.next_draws(parse_card("2D"))
-    six = parse_card("6S")
-    assert draws - Counter({six: draws[six] - reading.unseen[six]}) == reading.unseen
-    # past the end of the stock, the pile it will be rebuilt from
+    # drawing TH now, the opponent then draws 7C and this player 6S; taking the 4D, TH goes
+    # to the opponent and 7C, 3D come to this player
+    assert [c.code for c in reading.coming_draws(drawing_now=True)] == ["6S"]
+    assert [c.code for c in reading.coming_draws()] == ["7C", "3D"]
+    state.apply(Draw("stock"), by="1")
+    assert [c.code for c in SeeingReading(state, "1").coming_draws()] == ["6S"]
+    # past the end of the stock nobody knows the order: the expert's look-ahead over the pile decides
     state.deal.stock[:] = parse_cards("7C")
     reading = SeeingReading(state, "1")
+    assert reading.coming_draws() == []
     assert reading.next_draws(parse_card("2D")) == Counter(parse_cards("4D 2D"))
+
+
+@pytest.mark.parametrize(("coming", "thrown"), [("JH", "9S"), ("TS", "KH")])
+def test_the_oracle_keeps_the_pair_its_coming_draw_completes(coming: str, thrown: str):
+    # 8S 9S and QH KH each wait for one card; the opponent draws 2S, then this player draws `coming`.
+    state = position(
+        {"1": "8S 9S QH", "2": "2H 3S 4S 8C 9C TD QC"}, indicator="6C", pile="4C AH",
+        stock=f"KH 2S {coming} 5S 6H", table=(("1", "2D 3D 4D"),), opened=("1",),
+    )
+    state.apply(Draw("stock"), by="1")
+    decision = _oracle().decide_state(state, "1")
+    assert decision.action == Discard(parse_card(thrown)) and "out on the next draw" in decision.reason
+    # the expert, not knowing which comes, throws the higher pair's king either way
+    assert RummyExpert(random.Random(1)).decide(state.view("1")).action == Discard(parse_card("KH"))
 
 
 def test_the_oracle_is_not_offered_as_a_player():

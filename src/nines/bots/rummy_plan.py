@@ -198,4 +198,28 @@ def plan_shape(wilds: int, masks: tuple[int, int, int, int], runs: tuple[tuple[i
     return naturals + (wilds if has_run else spent), can_open
 
 
-__all__ = ["Plan", "TableRun", "plan", "plan_shape", "positions", "table_key"]
+def first_finish(
+    hand: Sequence[Card],
+    draws: Sequence[Card],
+    is_wild,
+    table: Mapping[int, TableRun],
+    opened: bool,
+) -> int | None:
+    """The first of the coming ``draws`` (1 for the first) with which ``hand`` can go out.
+
+    A player goes out by placing every card but one and discarding that one, so with
+    ``hand`` (after this turn's discard) and the first ``t`` draws it can go out on that
+    turn when the plan places ``len(hand)`` of those cards.  Which cards it throws on the
+    turns between is chosen with hindsight: any card the plan leaves out can go.  ``None``
+    when the draws given are not enough.
+    """
+    pool = list(hand)
+    for turn, card in enumerate(draws, start=1):
+        pool.append(card)
+        placed = plan(pool, is_wild, table, opened)
+        if placed.melded >= len(hand) and (opened or placed.can_open):
+            return turn
+    return None
+
+
+__all__ = ["Plan", "TableRun", "first_finish", "plan", "plan_shape", "positions", "table_key"]

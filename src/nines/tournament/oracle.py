@@ -13,11 +13,11 @@ value: the most tricks this player can make against the other two together), and
 exchange compares the solved value of keeping with that of taking the centre hand.
 Elyigit's Nines: the solver's card on the true deal; the auction bids the best
 solved trick count over the trumps, and names that trump.
-Nines rummy has no exact solver: the oracle is the rummy expert's own judgement (its
-hand plan) with every card known: it draws comparing the top discard with the stock's
-actual next card, looks ahead to the card it will actually draw next, and judges the
-danger of a discard by the opponents' actual hands (:mod:`.oracle_rummy`).  The gap
-then measures what not seeing the cards costs that way of judging hands.
+Nines rummy has no exact solver: the oracle judges hands by the rummy expert's plan,
+but knowing every card it races: it draws and discards so as to go out soonest with
+the cards its coming turns will actually draw, and holds back a discard that fits an
+opponent's actual hand (:mod:`.oracle_rummy`).  It is no perfect player, so the gap
+to the expert bounds from below what not seeing the cards costs.
 """
 
 from __future__ import annotations
