@@ -47,7 +47,6 @@ class SeeingReading(RummyReading):
         self.stock = list(deal.stock)  # top first: the actual order of the next draws
         self.hands = {s: list(deal.hands[s]) for s in self.opponents}
         self.opponent_opened = {s: s in deal.opened for s in self.opponents}
-        self.next_player = state.left_of(seat)
 
     def stock_draws(self) -> Counter[Card]:
         """The stock's actual top card (the unseen cards only if the stock is empty)."""
