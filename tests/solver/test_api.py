@@ -149,6 +149,22 @@ def test_a_node_limit_gives_up_cleanly_and_leaves_the_solver_exact() -> None:
         solver.value(position, "NS", max_nodes=0)
 
 
+def test_a_node_limit_bounds_a_whole_solve_every_seat_and_the_scores_together() -> None:
+    deal = "N:QJ632.KQ.Q53.Q95 74.9853.KT8.K874 AT85.AJ2.A76.AJ2 K9.T764.J942.T63"
+    individual = position_from_deal("neuf", deal, "C", "S", form="individual")
+    exact = Solver(table_mb=16).solve(individual, scores=True)
+    # the four paranoid values and the scores share one budget: the exact solve's nodes suffice
+    # and one node less does not
+    assert Solver(table_mb=16).solve(individual, scores=True, max_nodes=exact.nodes).tricks == exact.tricks
+    with pytest.raises(SolverNodeLimit, match=f"max_nodes={exact.nodes - 1:,}"):
+        Solver(table_mb=16).solve(individual, scores=True, max_nodes=exact.nodes - 1)
+    partners = position_from_deal("neuf", deal, "C", "S", form="partners")
+    with pytest.raises(SolverNodeLimit):
+        Solver(table_mb=16).solve(partners, max_nodes=1_000)
+    with pytest.raises(SolverInputError, match="max_nodes"):
+        Solver().solve(partners, max_nodes=-5)
+
+
 def test_giving_up_at_any_point_never_spoils_later_answers() -> None:
     """Limits that stop the search at every depth, then the exact answer, on many endings."""
     from .reference import NEUF_PARTNERS, random_ending

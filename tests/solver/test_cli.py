@@ -73,3 +73,16 @@ def test_bad_input_is_one_line_and_exit_code_2(args: list[str], words: str) -> N
     assert words in message
     assert "Traceback" not in result.output
     assert len(message.splitlines()) == 1
+
+
+def test_a_search_past_max_nodes_gives_up_with_exit_code_3() -> None:
+    deal = "N:QJ632.KQ.Q53.Q95 74.9853.KT8.K874 AT85.AJ2.A76.AJ2 K9.T764.J942.T63"
+    args = ["solve", "neuf", "--deal", deal, "--trump", "C", "--leader", "S", "--json"]
+    result = runner.invoke(app, [*args, "--max-nodes", "1000"])
+    assert result.exit_code == 3
+    message = result.stderr.strip()
+    assert "gave up after" in message and "--max-nodes" in message and len(message.splitlines()) == 1
+    assert result.stdout == ""
+    # a bound the search does not reach changes nothing
+    assert json.loads(runner.invoke(app, [*args, "--max-nodes", "100000000"]).stdout) == {"tricks": {"NS": 9, "EW": 4}}
+

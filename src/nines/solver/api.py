@@ -144,19 +144,41 @@ class Solver:
         return dict(sorted(scores.items(), key=lambda item: (-item[1], item[0]))), int(nodes)
 
     # -- whole results ---------------------------------------------------------------------
-    def solve(self, position: Position, *, player: str | None = None, scores: bool = False) -> SolveResult:
-        """Exact tricks of every side (or of ``player`` alone in the paranoid forms)."""
+    def solve(
+        self, position: Position, *, player: str | None = None, scores: bool = False, max_nodes: int | None = None
+    ) -> SolveResult:
+        """Exact tricks of every side (or of ``player`` alone in the paranoid forms).
+
+        ``max_nodes`` bounds the whole call (every seat's value and the card scores
+        together); past it the call raises :class:`SolverNodeLimit`.
+        """
         start = time.perf_counter()
+        _limit(max_nodes)  # a bad limit is refused before any search
         nodes = 0
+
+        def budget() -> int:
+            """What is left of the caller's limit for the next search (0: no limit)."""
+            if max_nodes is None:
+                return 0
+            if nodes >= max_nodes:
+                raise SolverNodeLimit.after(nodes, max_nodes)
+            return max_nodes - nodes
+
+        def searched(value: int, n: int) -> int:
+            nonlocal nodes
+            nodes += n
+            if value < 0:
+                raise SolverNodeLimit.after(nodes, max_nodes)
+            return int(value)
+
         tricks: dict[str, int] = {}
         args = position.core_args()
         rem = position.tricks_left
         if position.form == "partners":
             if player is not None:
                 raise SolverInputError("player= picks the seat of a paranoid value; partnerships count sides")
-            value, n = self._core.solve(*args, position.maxmask("NS"))
-            nodes += n
-            tricks = {"NS": int(value), "EW": rem - int(value)}
+            value = searched(*self._core.solve(*args, position.maxmask("NS"), -1, budget()))
+            tricks = {"NS": value, "EW": rem - value}
         else:
             seats = position.seats
             if player is not None:
@@ -165,12 +187,13 @@ class Solver:
                     raise SolverInputError(f"player {player!r} is not a seat here; the seats are {' '.join(seats)}")
                 seats = (name,)
             for seat in seats:
-                value, n = self._core.solve(*args, position.maxmask(seat))
-                nodes += n
-                tricks[seat] = int(value)
+                tricks[seat] = searched(*self._core.solve(*args, position.maxmask(seat), -1, budget()))
         card_scores = None
         if scores:
-            card_scores, n = self._scores(position)
+            try:
+                card_scores, n = self._scores(position, budget() or None)
+            except SolverNodeLimit as error:  # counted against the whole call's limit
+                raise SolverNodeLimit.after(nodes + error.nodes, max_nodes) from None
             nodes += n
         return SolveResult(position, tricks, card_scores, nodes, time.perf_counter() - start)
 

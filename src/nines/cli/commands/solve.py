@@ -7,6 +7,8 @@ Le Neuf takes three hands (``S:...``; each player's paranoid value) or four (``N
 partnerships, or ``--form individual``).  ``--played`` gives the cards already on the
 table in the current trick, from the leader on; ``--scores`` adds what each legal card of
 the seat to play is worth.  Bad input is one line on standard error and exit code 2.
+``--max-nodes`` bounds the search (a few random four-handed deals take minutes); a solve
+that reaches the bound says so on standard error and exits with code 3.
 """
 
 from __future__ import annotations
@@ -18,14 +20,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ...solver import DEFAULT_TABLE_MB, Solver, SolveResult, SolverInputError, position_from_deal
+from ...solver import DEFAULT_TABLE_MB, Solver, SolveResult, SolverInputError, SolverNodeLimit, position_from_deal
 
 EXIT_BAD_INPUT = 2
+EXIT_GAVE_UP = 3
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]error:[/red] {message}")
-    raise typer.Exit(EXIT_BAD_INPUT)
+    raise typer.Exit(code)
 
 
 def _render(result: SolveResult, console: Console) -> None:
@@ -76,13 +79,19 @@ def register(app: typer.Typer) -> None:
         scores: bool = typer.Option(False, "--scores", help="Also give the tricks each legal card of the seat to play leads to."),
         json_out: bool = typer.Option(False, "--json", help='Print {"tricks": {...}} (and "scores") as JSON.'),
         table_mb: float = typer.Option(DEFAULT_TABLE_MB, "--table-mb", help="Transposition table limit in megabytes."),
+        max_nodes: int | None = typer.Option(
+            None, "--max-nodes", help="Give up (exit code 3) past this many search nodes, about 8 million a second."
+        ),
     ) -> None:
         """Solve a deal or an ending exactly (perfect information, every trick played out)."""
         try:
             position = position_from_deal(game, deal, trump, leader, played, form=form)
-            result = Solver(table_mb).solve(position, player=player, scores=scores)
+            result = Solver(table_mb).solve(position, player=player, scores=scores, max_nodes=max_nodes)
         except SolverInputError as error:
             _fail(str(error))
+            return
+        except SolverNodeLimit as error:
+            _fail(f"{error}: no answer; a larger --max-nodes, or none, lets the search finish", EXIT_GAVE_UP)
             return
         if json_out:
             sys.stdout.write(json.dumps(result.to_json()) + "\n")
