@@ -603,18 +603,40 @@ static inline unsigned top_owners(const Ctx *c, uint64_t k0, uint64_t k1) {
     return out;
 }
 
-/* <0: no cutoff; else the answer.  hint receives a remembered best move. */
+/* the card of the leader an entry's best card stands for here (suit << 4 | strength), or
+ * NO_MOVE when the leader does not hold it */
+static inline int entry_hint(const Ctx *c, const TTEntry *e) {
+    int s = e->best >> 4, k = e->best & 15;
+    uint32_t all = c->inplay[s];
+    if (popc(all) <= k) return NO_MOVE;
+    int r = kth_top(all, k + 1);
+    return c->hand[c->leader][s] >> r & 1 ? s << 4 | r : NO_MOVE;
+}
+
+/* <0: no cutoff; else the answer.  hint receives a remembered best move: that of an entry
+ * standing for the position, else that of the most alike entry of the bucket (same suit
+ * lengths and leader): the fewest relevant cards held by someone else, then the most
+ * relevant cards.  Positions that differ in a few cards mostly share their best lead. */
 static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t rel[NSUITS], int *hint) {
     TTBucket *b = tt_find(c->tt, sig);
     if (!b) return -1;
     const unsigned owners = top_owners(c, k0, k1);
     const TTEntry *answer = NULL;
-    int best_k = 99;
+    int best_k = 99, alike = NO_MOVE, alike_d = 1 << 20;
     for (int i = 0; i < b->n; i++) {
         const unsigned tag = b->tag[i];
-        if (((tag ^ owners) & (tag >> 8)) & 0xFFu) continue;
         const TTEntry *e = &b->e[i];
-        if (((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask) continue;
+        const uint64_t differ = ((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask;
+        if ((((tag ^ owners) & (tag >> 8)) & 0xFFu) || differ) {
+            if (e->best == NO_MOVE) continue;
+            const int d = 64 * popc((uint32_t)differ) + 64 * popc((uint32_t)(differ >> 32)) -
+                          popc((uint32_t)e->mask) - popc((uint32_t)(e->mask >> 32));
+            if (d < alike_d) {
+                const int h = entry_hint(c, e);
+                if (h != NO_MOVE) { alike = h; alike_d = d; }
+            }
+            continue;
+        }
         if (e->lb >= need || e->ub < need) {
             /* of the entries that answer, the one relying on the fewest cards: the
              * positions above are then stored for more positions alike */
@@ -622,19 +644,13 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
             if (k < best_k) { best_k = k; answer = e; }
             continue;
         }
-        if (*hint == NO_MOVE && e->best != NO_MOVE) {
-            int s = e->best >> 4, k = e->best & 15;
-            uint32_t all = c->inplay[s];
-            if (popc(all) > k) {
-                int r = kth_top(all, k + 1);
-                if (c->hand[c->leader][s] >> r & 1) *hint = s << 4 | r;
-            }
-        }
+        if (*hint == NO_MOVE && e->best != NO_MOVE) *hint = entry_hint(c, e);
     }
     if (answer) {
         entry_rel(c, answer->mask, rel);
         return answer->lb >= need;
     }
+    if (*hint == NO_MOVE) *hint = alike;
     return -1;
 }
 
