@@ -65,6 +65,7 @@ static inline int popc(uint32_t x) { /* without the instruction: a few shifts, n
     return (int)((x * 0x01010101u) >> 24);
 }
 #endif
+static inline int popc64(uint64_t x) { return popc((uint32_t)x) + popc((uint32_t)(x >> 32)); }
 static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
 
@@ -615,22 +616,27 @@ static inline int entry_hint(const Ctx *c, const TTEntry *e) {
 
 /* <0: no cutoff; else the answer.  hint receives a remembered best move: that of an entry
  * standing for the position, else that of the most alike entry of the bucket (same suit
- * lengths and leader): the fewest relevant cards held by someone else, then the most
- * relevant cards.  Positions that differ in a few cards mostly share their best lead. */
+ * lengths and leader): the fewest relevant cards held by someone else (the leader's cards
+ * counting most), then the most relevant cards.  Positions that differ in a few cards
+ * mostly share their best lead. */
 static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t rel[NSUITS], int *hint) {
     TTBucket *b = tt_find(c->tt, sig);
     if (!b) return -1;
     const unsigned owners = top_owners(c, k0, k1);
     const TTEntry *answer = NULL;
     int best_k = 99, alike = NO_MOVE, alike_d = 1 << 20;
+    /* the leader's code in the key's bit planes, spread over every card */
+    const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
     for (int i = 0; i < b->n; i++) {
         const unsigned tag = b->tag[i];
         const TTEntry *e = &b->e[i];
         const uint64_t differ = ((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask;
         if ((((tag ^ owners) & (tag >> 8)) & 0xFFu) || differ) {
             if (e->best == NO_MOVE) continue;
-            const int d = 64 * popc((uint32_t)differ) + 64 * popc((uint32_t)(differ >> 32)) -
-                          popc((uint32_t)e->mask) - popc((uint32_t)(e->mask >> 32));
+            /* a card that the leader holds in one position and not in the other weighs
+             * four times as much as another difference: the lead comes from its hand */
+            const uint64_t lead = differ & ~(((k0 ^ lead0) | (k1 ^ lead1)) & ((e->k0 ^ lead0) | (e->k1 ^ lead1)));
+            const int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
             if (d < alike_d) {
                 const int h = entry_hint(c, e);
                 if (h != NO_MOVE) { alike = h; alike_d = d; }
