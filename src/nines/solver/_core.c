@@ -322,10 +322,12 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
 
 /* Move-ordering weights, found by measuring node counts on random deals of every form.
  * 0-12 leads, 13-17 following, 18-22 discards, 23 where the first search goes relative to
- * the estimate, 24 (>= 0) a covering partner counts, 25 bonus of the last cutting lead,
- * 26 the same when following (0: off, it misleads), 27 (1) bridge leads without trumps. */
-#define NW 28
-static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1, 0, 25, 0, 1};
+ * the estimate, 24 (>= 0) a covering partner counts, 25 bonus of the last cutting lead
+ * (Le Neuf: small, the table's best cards of alike positions know better), 26 the same when
+ * following (0: off, it misleads), 27 (1) bridge leads without trumps, 28 bonus of the last
+ * cutting lead under Elyigit's rule. */
+#define NW 29
+static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -550,7 +552,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
 sort:
     for (int i = 0; i < n; i++) {
         if (mv[i].card == hint) mv[i].weight += 1000;
-        else if (mv[i].card == killer) mv[i].weight += W[nt0 ? 25 : 26];
+        else if (mv[i].card == killer) mv[i].weight += W[!nt0 ? 26 : c->rule == RULE_ELYIGIT ? 28 : 25];
     }
     for (int i = 1; i < n; i++) { /* insertion sort, heaviest first */
         Move m = mv[i];
