@@ -626,25 +626,12 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
     if (!b) return -1;
     const unsigned owners = top_owners(c, k0, k1);
     const TTEntry *answer = NULL;
-    int best_k = 99, alike = NO_MOVE, alike_d = 1 << 20;
-    /* the leader's code in the key's bit planes, spread over every card */
-    const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
+    int best_k = 99;
     for (int i = 0; i < b->n; i++) {
         const unsigned tag = b->tag[i];
+        if (((tag ^ owners) & (tag >> 8)) & 0xFFu) continue;
         const TTEntry *e = &b->e[i];
-        const uint64_t differ = ((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask;
-        if ((((tag ^ owners) & (tag >> 8)) & 0xFFu) || differ) {
-            if (e->best == NO_MOVE) continue;
-            /* a card that the leader holds in one position and not in the other weighs
-             * four times as much as another difference: the lead comes from its hand */
-            const uint64_t lead = differ & ~(((k0 ^ lead0) | (k1 ^ lead1)) & ((e->k0 ^ lead0) | (e->k1 ^ lead1)));
-            const int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
-            if (d < alike_d) {
-                const int h = entry_hint(c, e);
-                if (h != NO_MOVE) { alike = h; alike_d = d; }
-            }
-            continue;
-        }
+        if (((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask) continue;
         if (e->lb >= need || e->ub < need) {
             /* of the entries that answer, the one relying on the fewest cards: the
              * positions above are then stored for more positions alike */
@@ -658,7 +645,23 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
         entry_rel(c, answer->mask, rel);
         return answer->lb >= need;
     }
-    if (*hint == NO_MOVE) *hint = alike;
+    if (*hint != NO_MOVE) return -1;
+    /* the most alike entry; the leader's code in the key's bit planes, over every card */
+    const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
+    int alike_d = 1 << 20;
+    for (int i = 0; i < b->n; i++) {
+        const TTEntry *e = &b->e[i];
+        if (e->best == NO_MOVE) continue;
+        const uint64_t differ = ((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask;
+        /* a card that the leader holds in one position and not in the other weighs
+         * four times as much as another difference: the lead comes from its hand */
+        const uint64_t lead = differ & ~(((k0 ^ lead0) | (k1 ^ lead1)) & ((e->k0 ^ lead0) | (e->k1 ^ lead1)));
+        const int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
+        if (d < alike_d) {
+            const int h = entry_hint(c, e);
+            if (h != NO_MOVE) { *hint = h; alike_d = d; }
+        }
+    }
     return -1;
 }
 
