@@ -616,6 +616,25 @@ static inline int entry_hint(const Ctx *c, const TTEntry *e) {
     return c->hand[c->leader][s] >> r & 1 ? s << 4 | r : NO_MOVE;
 }
 
+static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip) {
+    /* the most alike entry; the leader's code in the key's bit planes, over every card */
+    const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
+    int alike_d = 1 << 20;
+    for (int i = 0; i < b->n; i++) {
+        const TTEntry *e = &b->e[i];
+        if (e->best == NO_MOVE) continue;
+        const uint64_t differ = ((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask;
+        /* a card that the leader holds in one position and not in the other weighs
+         * four times as much as another difference: the lead comes from its hand */
+        const uint64_t lead = differ & ~(((k0 ^ lead0) | (k1 ^ lead1)) & ((e->k0 ^ lead0) | (e->k1 ^ lead1)));
+        const int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
+        if (d < alike_d) {
+            const int h = entry_hint(c, e);
+            if (h != NO_MOVE && h != skip) { *hint = h; alike_d = d; }
+        }
+    }
+}
+
 /* <0: no cutoff; else the answer.  hint receives a remembered best move: that of an entry
  * standing for the position, else that of the most alike entry of the bucket (same suit
  * lengths and leader): the fewest relevant cards held by someone else (the leader's cards
@@ -646,22 +665,7 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
         return answer->lb >= need;
     }
     if (*hint != NO_MOVE) return -1;
-    /* the most alike entry; the leader's code in the key's bit planes, over every card */
-    const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
-    int alike_d = 1 << 20;
-    for (int i = 0; i < b->n; i++) {
-        const TTEntry *e = &b->e[i];
-        if (e->best == NO_MOVE) continue;
-        const uint64_t differ = ((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask;
-        /* a card that the leader holds in one position and not in the other weighs
-         * four times as much as another difference: the lead comes from its hand */
-        const uint64_t lead = differ & ~(((k0 ^ lead0) | (k1 ^ lead1)) & ((e->k0 ^ lead0) | (e->k1 ^ lead1)));
-        const int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
-        if (d < alike_d) {
-            const int h = entry_hint(c, e);
-            if (h != NO_MOVE) { *hint = h; alike_d = d; }
-        }
-    }
+    alike(c, b, k0, k1, hint, NO_MOVE);
     return -1;
 }
 
@@ -1166,7 +1170,14 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     uint16_t acc[NSUITS] = {lrel[0], lrel[1], lrel[2], lrel[3]};
     uint16_t tried[NSUITS] = {0, 0, 0, 0};
     for (int i = 0; i < nm; i++) {
-        if (i == 1 && ordered < 0) order_moves(c, p, mv + 1, nm - 1, NO_MOVE, *killer);
+        if (i == 1 && ordered < 0) {
+            int h2 = NO_MOVE;
+            if (nt == 0 && c->use_tt) { /* the first lead failed: next, the best card of the most alike entry */
+                const TTBucket *b = tt_find(c->tt, sig);
+                if (b) alike(c, b, k0, k1, &h2, mv[0].card);
+            }
+            order_moves(c, p, mv + 1, nm - 1, h2, *killer);
+        }
         const int card = mv[i].card, s = card >> 4, r = card & 15;
         const uint16_t bit = (uint16_t)(1u << r);
         /* a card below every relevant rank is worth the same as one already tried that is too */
