@@ -616,7 +616,8 @@ static inline int entry_hint(const Ctx *c, const TTEntry *e) {
     return c->hand[c->leader][s] >> r & 1 ? s << 4 | r : NO_MOVE;
 }
 
-static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip) {
+static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip, int need) {
+    const int lmax = c->maxside[c->leader];
     /* the most alike entry; the leader's code in the key's bit planes, over every card */
     const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
     int alike_d = 1 << 20;
@@ -627,7 +628,12 @@ static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t 
         /* a card that the leader holds in one position and not in the other weighs
          * four times as much as another difference: the lead comes from its hand */
         const uint64_t lead = differ & ~(((k0 ^ lead0) | (k1 ^ lead1)) & ((e->k0 ^ lead0) | (e->k1 ^ lead1)));
-        const int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
+        int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
+        /* an entry whose bound falls short of what the leader needs here (its best card
+         * reached fewer tricks, or held MAX to more) counts, per trick short, as sixteen
+         * of the leader's cards that differ */
+        const int gap = lmax ? need - e->lb : e->ub - (need - 1);
+        if (gap > 0) d += gap << 10;
         if (d < alike_d) {
             const int h = entry_hint(c, e);
             if (h != NO_MOVE && h != skip) { *hint = h; alike_d = d; }
@@ -665,7 +671,7 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
         return answer->lb >= need;
     }
     if (*hint != NO_MOVE) return -1;
-    alike(c, b, k0, k1, hint, NO_MOVE);
+    alike(c, b, k0, k1, hint, NO_MOVE, need);
     return -1;
 }
 
@@ -1174,7 +1180,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
             int h2 = NO_MOVE;
             if (nt == 0 && c->use_tt) { /* the first lead failed: next, the best card of the most alike entry */
                 const TTBucket *b = tt_find(c->tt, sig);
-                if (b) alike(c, b, k0, k1, &h2, mv[0].card);
+                if (b) alike(c, b, k0, k1, &h2, mv[0].card, need);
             }
             order_moves(c, p, mv + 1, nm - 1, h2, *killer);
         }
