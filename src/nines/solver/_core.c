@@ -641,11 +641,12 @@ static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t 
     }
 }
 
-/* <0: no cutoff; else the answer.  hint receives a remembered best move: that of an entry
- * standing for the position, else that of the most alike entry of the bucket (same suit
- * lengths and leader): the fewest relevant cards held by someone else (the leader's cards
- * counting most), then the most relevant cards.  Positions that differ in a few cards
- * mostly share their best lead. */
+/* <0: no cutoff; else the answer.  hint receives a remembered best move: that of the most
+ * alike entry of the bucket (same suit lengths and leader): the fewest relevant cards held
+ * by someone else (the leader's cards counting most), then the most relevant cards, where
+ * a bound short of what the leader needs counts heavily, so that an entry standing for the
+ * position (whose bounds do not answer, so fall short) gives way to a near one whose best
+ * card reached enough.  Positions that differ in a few cards mostly share their best lead. */
 static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t rel[NSUITS], int *hint) {
     TTBucket *b = tt_find(c->tt, sig);
     if (!b) return -1;
@@ -664,13 +665,11 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
             if (k < best_k) { best_k = k; answer = e; }
             continue;
         }
-        if (*hint == NO_MOVE && e->best != NO_MOVE) *hint = entry_hint(c, e);
     }
     if (answer) {
         entry_rel(c, answer->mask, rel);
         return answer->lb >= need;
     }
-    if (*hint != NO_MOVE) return -1;
     alike(c, b, k0, k1, hint, NO_MOVE, need);
     return -1;
 }
