@@ -631,9 +631,10 @@ static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t 
         int d = 64 * popc64(lead) + 16 * popc64(differ & ~lead) - popc64(e->mask);
         /* an entry whose bound falls short of what the leader needs here (its best card
          * reached fewer tricks, or held MAX to more) counts, per trick short, as sixteen
-         * of the leader's cards that differ */
+         * of the leader's cards that differ; a bound beyond it, per trick, as two (a best
+         * card found for the same question knows best) */
         const int gap = lmax ? need - e->lb : e->ub - (need - 1);
-        if (gap > 0) d += gap << 10;
+        d += gap > 0 ? gap << 10 : -gap << 7;
         if (d < alike_d) {
             const int h = entry_hint(c, e);
             if (h != NO_MOVE && h != skip) { *hint = h; alike_d = d; }
