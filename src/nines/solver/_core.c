@@ -620,7 +620,9 @@ static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t 
     const int lmax = c->maxside[c->leader];
     /* the most alike entry; the leader's code in the key's bit planes, over every card */
     const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
-    int alike_d = 1 << 20;
+    /* too far (five of the leader's cards that differ, or a bound short of the need): no
+     * hint, the ordering rules know better */
+    int alike_d = 5 * 64;
     for (int i = 0; i < b->n; i++) {
         const TTEntry *e = &b->e[i];
         if (e->best == NO_MOVE) continue;
