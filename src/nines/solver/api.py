@@ -126,15 +126,19 @@ class Solver:
         """Every legal card of the seat to play, mapped to the tricks it leads to for that
         seat's side (partnerships) or that seat alone (paranoid forms).  ``max_nodes`` as
         for :meth:`value`."""
-        return self._scores(position, max_nodes)[0]
+        scores, nodes = self._scores(position, _limit(max_nodes))
+        if scores is None:
+            raise SolverNodeLimit.after(nodes, max_nodes)
+        return scores
 
-    def _scores(self, position: Position, max_nodes: int | None = None) -> tuple[dict[Card, int], int]:
+    def _scores(self, position: Position, limit: int) -> tuple[dict[Card, int] | None, int]:
+        """The card scores and the nodes searched; ``None`` for the scores past the core's ``limit``."""
         g = position.gdef
         mover = position.to_play
         counted = "NS" if position.form == "partners" else mover
-        pairs, nodes = self._core.score(*position.core_args(), position.maxmask(counted), -1, _limit(max_nodes))
+        pairs, nodes = self._core.score(*position.core_args(), position.maxmask(counted), -1, limit)
         if pairs is None:
-            raise SolverNodeLimit.after(nodes, max_nodes)
+            return None, int(nodes)
         if position.form == "partners":
             rem = position.tricks_left
             flip = position.side_of(mover) != "NS"
@@ -190,11 +194,10 @@ class Solver:
                 tricks[seat] = searched(*self._core.solve(*args, position.maxmask(seat), -1, budget()))
         card_scores = None
         if scores:
-            try:
-                card_scores, n = self._scores(position, budget() or None)
-            except SolverNodeLimit as error:  # counted against the whole call's limit
-                raise SolverNodeLimit.after(nodes + error.nodes, max_nodes) from None
+            card_scores, n = self._scores(position, budget())
             nodes += n
+            if card_scores is None:
+                raise SolverNodeLimit.after(nodes, max_nodes)
         return SolveResult(position, tricks, card_scores, nodes, time.perf_counter() - start)
 
     def clear(self) -> None:

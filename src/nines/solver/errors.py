@@ -20,11 +20,6 @@ class SolverNodeLimit(RuntimeError):
     Solver can go on (or try again with a larger limit) and gets exact results.
     """
 
-    nodes: int = 0
-    """The nodes searched before giving up."""
-
     @classmethod
     def after(cls, nodes: int, max_nodes: int | None) -> SolverNodeLimit:
-        error = cls(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")
-        error.nodes = nodes
-        return error
+        return cls(f"gave up after {nodes:,} nodes (max_nodes={max_nodes:,})")
