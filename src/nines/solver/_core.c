@@ -325,9 +325,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * the estimate, 24 (>= 0) a covering partner counts, 25 bonus of the last cutting lead
  * (Le Neuf: small, the table's best cards of alike positions know better), 26 the same when
  * following (0: off, it misleads), 27 (1) bridge leads without trumps, 28 bonus of the last
- * cutting lead under Elyigit's rule. */
-#define NW 29
-static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80, 30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25};
+ * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
+ * 30 forcing out the last player's top card, 31 second hand covering from a sequence. */
+#define NW 32
+static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -481,10 +483,8 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 const int s = mv[i].card >> 4, r = mv[i].card & 15;
                 const int rr = popc((c->inplay[s] | c->tmask[s]) & (uint32_t)((1u << r) - 1u));
                 const int beats = (s == ws && r > wr) || (s == tr && ws != tr);
-                if (s != ls && s != tr) { /* a discard */
-                    int len = popc(c->hand[p][s]);
-                    mv[i].weight = W[18] + len * W[19] - rr * W[20] - (r == topbit(c->inplay[s]) ? W[21] : 0);
-                } else if (side_win) mv[i].weight = beats ? W[13] - rr : W[14] - rr;
+                if (s != ls && s != tr) mv[i].weight = W[18] + discard_pref(c, p, s, r, rr); /* a discard */
+                else if (side_win) mv[i].weight = beats ? W[13] - rr : W[14] - rr;
                 else mv[i].weight = beats ? W[15] - rr : -rr;
             }
             goto sort;
@@ -533,13 +533,13 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 w = safe ? W[15] - rr : (s == ls ? W[16] + hi : W[17] - rr);
                 /* third hand out of the suit: no ruff of the partner's winning card that the
                  * last player can overruff (a discard first) */
-                if (!safe && s != ls && side_win && c->ntable == 2) w -= 25;
+                if (!safe && s != ls && side_win && c->ntable == 2) w -= W[29];
                 /* force out the last player's top card as cheaply as possible: the lowest card
                  * that leaves it nothing else to win with */
-                if (!safe && s == ls && r > forces) w += 40 - 2 * rr;
+                if (!safe && s == ls && r > forces) w += W[30] - 2 * rr;
                 /* second hand splits its honours: it covers with a card from a sequence, which
                  * keeps an equal card behind, before it covers with a lone card */
-                if (!safe && s == ls && left == 2 && c->rule == RULE_FOLLOW && (mv[i].run & (mv[i].run - 1))) w += 10;
+                if (!safe && s == ls && left == 2 && c->rule == RULE_FOLLOW && (mv[i].run & (mv[i].run - 1))) w += W[31];
             } else if (s == ls || s == tr) {
                 w = -rr; /* cannot win: play low */
             } else {
@@ -1181,6 +1181,8 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         if (i == 1 && ordered < 0) {
             int h2 = NO_MOVE;
             if (nt == 0 && c->use_tt) { /* the first lead failed: next, the best card of the most alike entry */
+                /* looked up again: the search below the first lead may have stored into the
+                 * table, growing it (which moves buckets) or replacing entries */
                 const TTBucket *b = tt_find(c->tt, sig);
                 if (b) alike(c, b, k0, k1, &h2, mv[0].card, need);
             }
