@@ -210,14 +210,14 @@ def first_finish(
     A player goes out by placing every card but one and discarding that one, so with
     ``hand`` (after this turn's discard) and the first ``t`` draws it can go out on that
     turn when the plan places ``len(hand)`` of those cards.  Which cards it throws on the
-    turns between is chosen with hindsight: any card the plan leaves out can go.  ``None``
-    when the draws given are not enough.
+    turns between is chosen with hindsight: any card the plan leaves out can go.  (Before
+    opening the plan places nothing unless the cards hold an opening.)  ``None`` when the
+    draws given are not enough.
     """
     pool = list(hand)
     for turn, card in enumerate(draws, start=1):
         pool.append(card)
-        placed = plan(pool, is_wild, table, opened)
-        if placed.melded >= len(hand) and (opened or placed.can_open):
+        if plan(pool, is_wild, table, opened).melded >= len(hand):
             return turn
     return None
 

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from ..bots.base import Decision
-from ..bots.expert_rummy import RummyBudget, RummyExpert, RummyReading
+from ..bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, _without
 from ..bots.rummy_plan import first_finish
 from ..cards import Card
 from ..games.rummy import Discard, Draw, RummyState
@@ -122,15 +122,14 @@ class _Racing(RummyExpert):
 
     def _discard(self, reading: RummyReading, discards: list[Discard], hand: list[Card]) -> Decision:
         assert isinstance(reading, SeeingReading)
-        if len(hand) == 1 or len(reading.stock) < len(reading.opponents) + 1:
+        draws = reading.coming_draws()
+        if len(hand) == 1 or not draws:  # going out, or the next draw comes from a rebuilt stock
             return super()._discard(reading, discards, hand)
         danger = self._danger(reading, [d.card for d in discards])
-        draws = reading.coming_draws()
         scored = []
         for action in discards:
             card = action.card
-            rest = list(hand)
-            rest.remove(card)
+            rest = _without(hand, [card])
             turn = _finish(reading, rest, draws)
             scored.append((turn + FEEDING_DELAY * danger[card], reading.dead(rest), -reading.points(card), card.code, turn, action))
         scored.sort(key=lambda item: item[:4])
@@ -142,9 +141,7 @@ class _Racing(RummyExpert):
 def _each_without(cards: list[Card]) -> Iterator[list[Card]]:
     """``cards`` without each distinct card in turn."""
     for card in dict.fromkeys(cards):
-        rest = list(cards)
-        rest.remove(card)
-        yield rest
+        yield _without(cards, [card])
 
 
 class RummyOracle:
