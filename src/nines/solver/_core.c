@@ -835,8 +835,9 @@ done:
 }
 
 /* Sure tricks of player p on lead: its own cashing, then crossing to a teammate's winner
- * (p leads a card of a suit the teammate cashes) and the teammate's cashing; or a ruff by a
- * teammate.  top[s] is the holder of the top card of suit s (-1: none left). */
+ * (p leads a card of a suit the teammate cashes) and the teammate's cashing.  top[s] is the
+ * holder of the top card of suit s (-1: none left).  (A sure ruff by a teammate, as a trick
+ * of its own, was measured and dropped: it cost nodes rather than saving them.) */
 HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint16_t q[NSUITS]) {
     int best = 0, low, k[NSUITS], lows[NSUITS];
     int8_t lowk[NSUITS][MAXRANKS + 2];
@@ -891,27 +892,6 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
             for (int s = 0; s < NSUITS; s++) q[s] = (uint16_t)(qown[s] | qt[s]);
         }
     }
-    if (!best && c->trump >= 0) {
-        /* a ruff: p leads a suit a teammate is out of, and the teammate's top trump beats
-         * the trumps of every opponent who is out of it too */
-        const int tr = c->trump;
-        for (int t = 0; t < c->np && !best; t++) {
-            if (t == p || c->maxside[t] != c->maxside[p] || !c->hand[t][tr]) continue;
-            const int ttop = topbit(c->hand[t][tr]);
-            for (int s = 0; s < NSUITS && !best; s++) {
-                if (s == tr || !c->hand[p][s] || c->hand[t][s]) continue;
-                int ok = 1;
-                for (int o = 0; o < c->np && ok; o++)
-                    if (c->maxside[o] != c->maxside[p] && !c->hand[o][s] && c->hand[o][tr] && topbit(c->hand[o][tr]) > ttop)
-                        ok = 0;
-                if (ok) {
-                    best = 1;
-                    q[0] = q[1] = q[2] = q[3] = 0;
-                    q[tr] = PFX(ttop);
-                }
-            }
-        }
-    }
     return best;
 }
 
@@ -939,7 +919,7 @@ HOT int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
         else if (sum > mate) mate = sum;
     }
     const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
-    int qt = ceiling >= cutoff || cutoff == 1 ? sure_tricks(c, p, top, cutoff, q) : 0;
+    int qt = ceiling >= cutoff ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {
         memcpy(rel, q, sizeof q);
         return lmax;
