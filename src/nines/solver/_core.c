@@ -587,17 +587,23 @@ sort:
 /* ------------------------------------------------------------------------------------
  * Keys and the table
  * ---------------------------------------------------------------------------------- */
-HOT void make_key(const Ctx *c, uint64_t *sig, uint64_t *k0, uint64_t *k1) {
-    uint64_t a = 0, b = 0;
+/* The key of a position at a trick's start: the bucket's signature (every hand's length in
+ * every suit, and the leader) ... */
+static inline uint64_t make_sig(const Ctx *c) {
     /* the last hand's last suit is implied by the others: its place holds the leader */
-    uint64_t sg = (c->lens & 0x0FFFFFFFFFFFFFFFull) | (uint64_t)c->leader << 60 | 1ull << 63;
+    return (c->lens & 0x0FFFFFFFFFFFFFFFull) | (uint64_t)c->leader << 60 | 1ull << 63;
+}
+
+/* ... and who holds each card, in relative ranks, in two bit planes: player 1 = (1,0),
+ * 2 = (0,1), 3 = (1,1) */
+HOT void make_planes(const Ctx *c, uint64_t *k0, uint64_t *k1) {
+    uint64_t a = 0, b = 0;
     for (int s = 0; s < NSUITS; s++) {
         uint32_t all = c->inplay[s];
-        /* holders in two bit planes: player 1 = (1,0), 2 = (0,1), 3 = (1,1) */
         a |= (uint64_t)pext13(c->hand[1][s] | c->hand[3][s], all) << (16 * s);
         b |= (uint64_t)pext13(c->hand[2][s] | c->hand[3][s], all) << (16 * s);
     }
-    *sig = sg; *k0 = a; *k1 = b;
+    *k0 = a; *k1 = b;
 }
 
 static inline TTBucket *tt_find(TT *t, uint64_t sig) {
@@ -1089,7 +1095,7 @@ static inline int boundary_cut(Ctx *c, uint16_t rel[NSUITS], int *hint, uint64_t
     c->st_depth[c->tricks_left]++;
 #endif
     if (c->use_tt) { /* start fetching the table's bucket while the bounds are worked out */
-        make_key(c, sig, k0, k1);
+        *sig = make_sig(c);
         const TTBucket *pb = &c->tt->b[tt_index(c->tt, *sig)];
         __builtin_prefetch(pb);
         __builtin_prefetch((const char *)pb + 64);
@@ -1100,6 +1106,7 @@ static inline int boundary_cut(Ctx *c, uint16_t rel[NSUITS], int *hint, uint64_t
     if (r >= 0) { c->st_bound++; return r; }
     if (c->use_tt) {
         c->st_probe++;
+        make_planes(c, k0, k1);
         r = tt_probe(c, need, *sig, *k0, *k1, rel, hint);
         if (r >= 0) { c->st_hit++; return r; }
     }
