@@ -326,10 +326,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * (Le Neuf: small, the table's best cards of alike positions know better), 26 the same when
  * following (0: off, it misleads), 27 (1) bridge leads without trumps, 28 bonus of the last
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
- * 30 forcing out the last player's top card, 31 second hand covering from a sequence. */
-#define NW 32
+ * 30 forcing out the last player's top card, 31 second hand covering from a sequence;
+ * bridge leads with trumps: 32 the right-hand opponent holds the second best card. */
+#define NW 33
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -399,6 +400,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                           c->maxside[(p + 3) & 3] != me; /* two partnerships */
         const int lho = p + 1 == np ? 0 : p + 1;
         const int rho = p == 0 ? np - 1 : p - 1;
+        const int bridge = pairs && c->rule == RULE_FOLLOW; /* bridge leads with trumps */
         for (int i = 0; i < n;) {
             const int s = mv[i].card >> 4;
             const uint32_t all = c->inplay[s];
@@ -427,6 +429,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             const int w1side = w1 >= 0 && c->maxside[w1] == me;
             const int partner_wins = partmask && (!oppmask || topbit(partmask) > topbit(oppmask));
             if (w1 == rho && rho != p && c->maxside[rho] != me && popc(c->hand[rho][s]) != 1) suitw -= W[3];
+            else if (bridge && w2 == rho && popc(c->hand[rho][s]) != 1) suitw -= W[32];
             if (w1 == lho && c->maxside[lho] != me && w2 >= 0 && w2 != p && c->maxside[w2] == me &&
                 popc(c->hand[w2][s]) != 1)
                 suitw += W[4]; /* lead toward partner's tenace over the left-hand opponent */
