@@ -327,10 +327,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * following (0: off, it misleads), 27 (1) bridge leads without trumps, 28 bonus of the last
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
  * 30 forcing out the last player's top card, 31 second hand covering from a sequence;
- * bridge leads with trumps: 32 the right-hand opponent holds the second best card. */
-#define NW 33
+ * bridge leads with trumps: 32 the right-hand opponent holds the second best card, 33 a
+ * singleton toward the partner's winner (for a ruff). */
+#define NW 34
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -433,6 +434,9 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             if (w1 == lho && c->maxside[lho] != me && w2 >= 0 && w2 != p && c->maxside[w2] == me &&
                 popc(c->hand[w2][s]) != 1)
                 suitw += W[4]; /* lead toward partner's tenace over the left-hand opponent */
+            if (bridge && s != tr && popc(c->hand[p][s]) == 1 && c->hand[p][tr] && w1 == ((p + 2) & 3) &&
+                popc(c->hand[w1][s]) > 1)
+                suitw += W[33]; /* the partner wins and gives the leader a ruff */
             for (; i < n && (mv[i].card >> 4) == s; i++) {
                 const int r = mv[i].card & 15;
                 const int rr = popc(all & (uint32_t)((1u << r) - 1u)); /* relative rank */
