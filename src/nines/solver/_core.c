@@ -328,10 +328,12 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
  * 30 forcing out the last player's top card, 31 second hand covering from a sequence;
  * bridge leads with trumps: 32 the right-hand opponent holds the second best card, 33 a
- * singleton toward the partner's winner (for a ruff). */
-#define NW 34
+ * singleton toward the partner's winner (for a ruff), 34 and 35 when the suit is not won at
+ * once: the partner holds the second and third best cards, or the two hold them between
+ * them. */
+#define NW 36
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -406,7 +408,8 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
             const int s = mv[i].card >> 4;
             const uint32_t all = c->inplay[s];
             const int w1 = holder(c, s, all);
-            const int w2 = holder(c, s, all & ~(1u << topbit(all)));
+            const uint32_t all2 = all & ~(1u << topbit(all));
+            const int w2 = holder(c, s, all2);
             int oppcards = 0, oppruff = 0, partruff = 0;
             uint32_t oppmask = 0, partmask = 0;
             for (int q = 0; q < np; q++) {
@@ -449,10 +452,15 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                      * the king) */
                     else if (w1side) w = W[8] + (is_top || !pairs ? rr : -rr);
                     else w = W[9] + rr;
-                } else if (w1 == p) {
-                    w = is_top ? W[10] : W[11] + rr;
                 } else {
-                    w = W[12] - rr;
+                    if (w1 == p) w = is_top ? W[10] : W[11] + rr;
+                    else w = W[12] - rr;
+                    if (bridge) { /* the side holds the best card of the next round */
+                        const int pd = (p + 2) & 3;
+                        const int w3 = all2 ? holder(c, s, all2 & ~(1u << topbit(all2))) : -1;
+                        if (w2 == pd && w3 == pd) w += W[34];
+                        else if (((w2 == p && w3 == pd) || (w2 == pd && w3 == p)) && popc(c->hand[pd][s]) > 1) w += W[35];
+                    }
                 }
                 mv[i].weight = suitw + w;
             }
