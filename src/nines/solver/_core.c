@@ -330,10 +330,10 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * bridge leads with trumps: 32 the right-hand opponent holds the second best card, 33 a
  * singleton toward the partner's winner (for a ruff), 34 and 35 when the suit is not won at
  * once: the partner holds the second and third best cards, or the two hold them between
- * them. */
-#define NW 36
+ * them; 36 the partner's winner that an opponent can ruff (low first). */
+#define NW 37
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -454,6 +454,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                     else w = W[9] + rr;
                 } else {
                     if (w1 == p) w = is_top ? W[10] : W[11] + rr;
+                    else if (bridge && w1 == ((p + 2) & 3)) w = W[36] - rr;
                     else w = W[12] - rr;
                     if (bridge) { /* the side holds the best card of the next round */
                         const int pd = (p + 2) & 3;
