@@ -331,10 +331,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * singleton toward the partner's winner (for a ruff), 34 and 35 when the suit is not won at
  * once: the partner holds the second and third best cards, or the two hold them between
  * them; 36 the partner's winner that an opponent can ruff (low first), 37 the second best
- * card from a sequence when the opponents hold the best. */
-#define NW 38
+ * card from a sequence in a suit the leader's side does not win at once (someone else holds
+ * the best card); 38 the same in the other forms. */
+#define NW 39
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -456,7 +457,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                 } else {
                     if (w1 == p) w = is_top ? W[10] : W[11] + rr;
                     else if (bridge && w1 == ((p + 2) & 3)) w = W[36] - rr;
-                    else if (bridge && (mv[i].run & (mv[i].run - 1)) && r == topbit(all2)) w = W[37];
+                    else if ((mv[i].run & (mv[i].run - 1)) && r == topbit(all2)) w = W[bridge ? 37 : 38];
                     else w = W[12] - rr;
                     if (bridge) { /* the side holds the best card of the next round */
                         const int pd = (p + 2) & 3;
