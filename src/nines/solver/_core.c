@@ -115,14 +115,15 @@ typedef struct {
     uint64_t mask;   /* per suit (16 bits each), the positions of the relevant cards */
     int8_t lb, ub;   /* bounds on the tricks MAX takes from this trick on */
     uint8_t best;    /* suit << 4 | relative index from the top, or NO_MOVE */
-    uint8_t pad[5];
+    uint8_t hit;     /* it answered a probe since the replacement last passed it */
+    uint8_t pad[4];
 } TTEntry;
 
 typedef struct {
     uint64_t sig;  /* lengths of every hand in every suit, leader; 0 = empty */
     uint16_t gen;  /* valid only when equal to the table's generation */
     uint8_t n;     /* entries in use */
-    uint8_t next;  /* next entry to replace when full */
+    uint8_t next;  /* where the replacement looks next when full (a clock) */
     uint8_t pad[4];
     /* a quick filter per entry, read before the entry itself: who holds the top card of
      * each suit (2 bits a suit, low byte) for the suits whose top card is relevant (high byte) */
@@ -673,12 +674,12 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
     TTBucket *b = tt_find(c->tt, sig);
     if (!b) return -1;
     const unsigned owners = top_owners(c, k0, k1);
-    const TTEntry *answer = NULL;
+    TTEntry *answer = NULL;
     int best_k = 99;
     for (int i = 0; i < b->n; i++) {
         const unsigned tag = b->tag[i];
         if (((tag ^ owners) & (tag >> 8)) & 0xFFu) continue;
-        const TTEntry *e = &b->e[i];
+        TTEntry *e = &b->e[i];
         if (((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask) continue;
         if (e->lb >= need || e->ub < need) {
             /* of the entries that answer, the one relying on the fewest cards: the
@@ -689,6 +690,7 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
         }
     }
     if (answer) {
+        answer->hit = 1;
         entry_rel(c, answer->mask, rel);
         return answer->lb >= need;
     }
@@ -745,9 +747,18 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
     }
     int slot;
     if (b->n < WAYS) slot = b->n++;
-    else { slot = b->next; b->next = (uint8_t)((b->next + 1) % WAYS); }
+    else {
+        /* the oldest entry goes, unless it answered a probe since the last pass: then it
+         * stays for one more round (second chance) */
+        for (;;) {
+            slot = b->next;
+            b->next = (uint8_t)(slot + 1 == WAYS ? 0 : slot + 1);
+            if (!b->e[slot].hit) break;
+            b->e[slot].hit = 0;
+        }
+    }
     TTEntry *e = &b->e[slot];
-    e->k0 = k0; e->k1 = k1; e->mask = mask; e->lb = lb; e->ub = ub; e->best = bm;
+    e->k0 = k0; e->k1 = k1; e->mask = mask; e->lb = lb; e->ub = ub; e->best = bm; e->hit = 0;
     unsigned care = 0;
     for (int s = 0; s < NSUITS; s++)
         if ((mask >> (16 * s)) & 0xFFFFu) care |= 3u << (2 * s);
