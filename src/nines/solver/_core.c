@@ -745,9 +745,18 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
             return;
         }
     }
-    int slot;
-    if (b->n < WAYS) slot = b->n++;
-    else {
+    int slot = -1;
+    /* an entry that the new one makes useless takes its place: it relies on the same cards
+     * or more, they lie the same way, and its bounds are no tighter */
+    for (int i = 0; i < b->n; i++) {
+        const TTEntry *e = &b->e[i];
+        if ((e->mask & mask) == mask && !(((e->k0 ^ k0) | (e->k1 ^ k1)) & mask) && e->lb <= lb && e->ub >= ub) {
+            slot = i;
+            break;
+        }
+    }
+    if (slot < 0 && b->n < WAYS) slot = b->n++;
+    else if (slot < 0) {
         /* the oldest entry goes, unless it answered a probe since the last pass: then it
          * stays for one more round (second chance) */
         for (;;) {
