@@ -627,13 +627,17 @@ static inline unsigned top_owners(const Ctx *c, uint64_t k0, uint64_t k1) {
 }
 
 /* the card of the leader an entry's best card stands for here (suit << 4 | strength), or
- * NO_MOVE when the leader does not hold it */
+ * NO_MOVE when the leader does not hold it; the top of its run of equivalent cards here,
+ * the card the moves stand for (the card may have been alone in the entry's position) */
 static inline int entry_hint(const Ctx *c, const TTEntry *e) {
     int s = e->best >> 4, k = e->best & 15;
     uint32_t all = c->inplay[s];
     if (popc(all) <= k) return NO_MOVE;
     int r = kth_top(all, k + 1);
-    return c->hand[c->leader][s] >> r & 1 ? s << 4 | r : NO_MOVE;
+    const uint32_t h = c->hand[c->leader][s];
+    if (!(h >> r & 1)) return NO_MOVE;
+    const uint32_t above = all & ~h & ABOVE(r); /* the others' cards above it */
+    return s << 4 | topbit(above ? h & ((1u << lowbit(above)) - 1u) : h);
 }
 
 static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip, int need) {
