@@ -333,10 +333,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * once: the partner holds the second and third best cards, or the two hold them between
  * them; 36 the partner's winner that an opponent can ruff (low first), 37 the second best
  * card from a sequence in a suit the leader's side does not win at once (someone else holds
- * the best card); 38 the same in the other forms. */
-#define NW 39
+ * the best card); 38 the same in the other forms; bridge leads without trumps: the last
+ * cutting lead's bonus (instead of 25) when it wins the trick (39), when not (40). */
+#define NW 41
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30, 40, 15};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -387,6 +388,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                      * (an honour led toward the partner's top card is wasted or captured) */
                     const int lr = r == topbit(all) ? rr : -rr;
                     w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 + lr : d + 18 + lr;
+                    if (mv[i].card == killer) w += W[39] - W[25]; /* W[25] comes below */
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
@@ -397,6 +399,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer)
                     else if (!seq) w = d + 12 + rr;
                     else if (all2 && r == topbit(all2)) w = d + 48;
                     else w = d + 29 - rr;
+                    if (mv[i].card == killer) w += W[40] - W[25];
                 }
                 mv[i].weight = w;
             }
