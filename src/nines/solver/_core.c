@@ -743,6 +743,9 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
         t->used++;
         b->sig = sig; b->gen = t->gen; b->n = 0; b->next = 0;
     }
+    /* an entry that the new one makes useless takes its place: it relies on the same cards
+     * or more, they lie the same way, and its bounds are no tighter */
+    int slot = -1;
     for (int i = 0; i < b->n; i++) {
         TTEntry *e = &b->e[i];
         if (e->mask == mask && e->k0 == k0 && e->k1 == k1) {
@@ -751,16 +754,8 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
             if (bm != NO_MOVE) e->best = bm;
             return;
         }
-    }
-    int slot = -1;
-    /* an entry that the new one makes useless takes its place: it relies on the same cards
-     * or more, they lie the same way, and its bounds are no tighter */
-    for (int i = 0; i < b->n; i++) {
-        const TTEntry *e = &b->e[i];
-        if ((e->mask & mask) == mask && !(((e->k0 ^ k0) | (e->k1 ^ k1)) & mask) && e->lb <= lb && e->ub >= ub) {
+        if (slot < 0 && (e->mask & mask) == mask && !(((e->k0 ^ k0) | (e->k1 ^ k1)) & mask) && e->lb <= lb && e->ub >= ub)
             slot = i;
-            break;
-        }
     }
     if (slot < 0 && b->n < WAYS) slot = b->n++;
     else if (slot < 0) {
