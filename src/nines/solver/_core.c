@@ -115,14 +115,15 @@ typedef struct {
     uint64_t mask;   /* per suit (16 bits each), the positions of the relevant cards */
     int8_t lb, ub;   /* bounds on the tricks MAX takes from this trick on */
     uint8_t best;    /* suit << 4 | relative index from the top, or NO_MOVE */
-    uint8_t pad[5];
+    uint8_t hit;     /* it answered a probe since the replacement last passed it */
+    uint8_t pad[4];
 } TTEntry;
 
 typedef struct {
     uint64_t sig;  /* lengths of every hand in every suit, leader; 0 = empty */
     uint16_t gen;  /* valid only when equal to the table's generation */
     uint8_t n;     /* entries in use */
-    uint8_t next;  /* next entry to replace when full */
+    uint8_t next;  /* where the replacement looks next when full (a clock) */
     uint8_t pad[4];
     /* (A quick filter per entry, who holds each suit's top card, read before the entry
      * itself, was measured: comparing the entries themselves is 5% faster.) */
@@ -358,10 +359,17 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * (Le Neuf: small, the table's best cards of alike positions know better), 26 the same when
  * following (0: off, it misleads), 27 (1) bridge leads without trumps, 28 bonus of the last
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
- * 30 forcing out the last player's top card, 31 second hand covering from a sequence. */
-#define NW 32
+ * 30 forcing out the last player's top card, 31 second hand covering from a sequence;
+ * bridge leads with trumps: 32 the right-hand opponent holds the second best card, 33 a
+ * singleton toward the partner's winner (for a ruff), 34 and 35 when the suit is not won at
+ * once: the partner holds the second and third best cards, or the two hold them between
+ * them; 36 the partner's winner that an opponent can ruff (low first), 37 the second best
+ * card from a sequence in a suit the leader's side does not win at once (someone else holds
+ * the best card); 38 the same in the other forms; bridge leads without trumps: the last
+ * cutting lead's bonus (instead of 25) when it wins the trick (39), when not (40). */
+#define NW 41
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30, 40, 15};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -412,6 +420,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                      * (an honour led toward the partner's top card is wasted or captured) */
                     const int lr = r == topbit(all) ? rr : -rr;
                     w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 + lr : d + 18 + lr;
+                    if (mv[i].card == killer) w += W[39] - W[25]; /* W[25] comes below */
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
@@ -422,6 +431,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                     else if (!seq) w = d + 12 + rr;
                     else if (all2 && r == topbit(all2)) w = d + 48;
                     else w = d + 29 - rr;
+                    if (mv[i].card == killer) w += W[40] - W[25];
                 }
                 mv[i].weight = w;
             }
@@ -431,11 +441,13 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                           c->maxside[(p + 3) & 3] != me; /* two partnerships */
         const int lho = p + 1 == np ? 0 : p + 1;
         const int rho = p == 0 ? np - 1 : p - 1;
+        const int bridge = pairs && c->rule == RULE_FOLLOW; /* bridge leads with trumps */
         for (int i = 0; i < n;) {
             const int s = mv[i].card >> 4;
             const uint32_t all = c->inplay[s];
             const int w1 = holder(c, s, all);
-            const int w2 = holder(c, s, all & ~(1u << topbit(all)));
+            const uint32_t all2 = all & ~(1u << topbit(all));
+            const int w2 = holder(c, s, all2);
             int oppcards = 0, oppruff = 0, partruff = 0;
             uint32_t oppmask = 0, partmask = 0;
             for (int q = 0; q < np; q++) {
@@ -459,9 +471,13 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
             const int w1side = w1 >= 0 && c->maxside[w1] == me;
             const int partner_wins = partmask && (!oppmask || topbit(partmask) > topbit(oppmask));
             if (w1 == rho && rho != p && c->maxside[rho] != me && popc(c->hand[rho][s]) != 1) suitw -= W[3];
+            else if (bridge && w2 == rho && popc(c->hand[rho][s]) != 1) suitw -= W[32];
             if (w1 == lho && c->maxside[lho] != me && w2 >= 0 && w2 != p && c->maxside[w2] == me &&
                 popc(c->hand[w2][s]) != 1)
                 suitw += W[4]; /* lead toward partner's tenace over the left-hand opponent */
+            if (bridge && s != tr && popc(c->hand[p][s]) == 1 && c->hand[p][tr] && w1 == ((p + 2) & 3) &&
+                popc(c->hand[w1][s]) > 1)
+                suitw += W[33]; /* the partner wins and gives the leader a ruff */
             for (; i < n && (mv[i].card >> 4) == s; i++) {
                 const int r = mv[i].card & 15;
                 const int rr = popc(all & (uint32_t)((1u << r) - 1u)); /* relative rank */
@@ -474,10 +490,17 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                      * the king) */
                     else if (w1side) w = W[8] + (is_top || !pairs ? rr : -rr);
                     else w = W[9] + rr;
-                } else if (w1 == p) {
-                    w = is_top ? W[10] : W[11] + rr;
                 } else {
-                    w = W[12] - rr;
+                    if (w1 == p) w = is_top ? W[10] : W[11] + rr;
+                    else if (bridge && w1 == ((p + 2) & 3)) w = W[36] - rr;
+                    else if ((mv[i].run & (mv[i].run - 1)) && r == topbit(all2)) w = W[bridge ? 37 : 38];
+                    else w = W[12] - rr;
+                    if (bridge) { /* the side holds the best card of the next round */
+                        const int pd = (p + 2) & 3;
+                        const int w3 = all2 ? holder(c, s, all2 & ~(1u << topbit(all2))) : -1;
+                        if (w2 == pd && w3 == pd) w += W[34];
+                        else if (((w2 == p && w3 == pd) || (w2 == pd && w3 == p)) && popc(c->hand[pd][s]) > 1) w += W[35];
+                    }
                 }
                 mv[i].weight = suitw + w;
             }
@@ -623,13 +646,17 @@ static inline void entry_rel(const Ctx *c, uint64_t mask, uint16_t rel[NSUITS]) 
 }
 
 /* the card of the leader an entry's best card stands for here (suit << 4 | strength), or
- * NO_MOVE when the leader does not hold it */
+ * NO_MOVE when the leader does not hold it; the top of its run of equivalent cards here,
+ * the card the moves stand for (the card may have been alone in the entry's position) */
 static inline int entry_hint(const Ctx *c, const TTEntry *e) {
     int s = e->best >> 4, k = e->best & 15;
     uint32_t all = c->inplay[s];
     if (popc(all) <= k) return NO_MOVE;
     int r = kth_top(all, k + 1);
-    return c->hand[c->leader][s] >> r & 1 ? s << 4 | r : NO_MOVE;
+    const uint32_t h = c->hand[c->leader][s];
+    if (!(h >> r & 1)) return NO_MOVE;
+    const uint32_t above = all & ~h & ABOVE(r); /* the others' cards above it */
+    return s << 4 | topbit(above ? h & ((1u << lowbit(above)) - 1u) : h);
 }
 
 static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip, int need) {
@@ -669,10 +696,10 @@ static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t 
 static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t rel[NSUITS], int *hint) {
     TTBucket *b = tt_find(c->tt, sig);
     if (!b) return -1;
-    const TTEntry *answer = NULL;
+    TTEntry *answer = NULL;
     int best_k = 99;
     for (int i = 0; i < b->n; i++) {
-        const TTEntry *e = &b->e[i];
+        TTEntry *e = &b->e[i];
         if (((k0 ^ e->k0) | (k1 ^ e->k1)) & e->mask) continue;
         if (e->lb >= need || e->ub < need) {
             /* of the entries that answer, the one relying on the fewest cards: the
@@ -683,6 +710,7 @@ static int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, ui
         }
     }
     if (answer) {
+        answer->hit = 1;
         entry_rel(c, answer->mask, rel);
         return answer->lb >= need;
     }
@@ -728,6 +756,9 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
         t->used++;
         b->sig = sig; b->gen = t->gen; b->n = 0; b->next = 0;
     }
+    /* an entry that the new one makes useless takes its place: it relies on the same cards
+     * or more, they lie the same way, and its bounds are no tighter */
+    int slot = -1;
     for (int i = 0; i < b->n; i++) {
         TTEntry *e = &b->e[i];
         if (e->mask == mask && e->k0 == k0 && e->k1 == k1) {
@@ -736,12 +767,22 @@ HOT void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint6
             if (bm != NO_MOVE) e->best = bm;
             return;
         }
+        if (slot < 0 && (e->mask & mask) == mask && !(((e->k0 ^ k0) | (e->k1 ^ k1)) & mask) && e->lb <= lb && e->ub >= ub)
+            slot = i;
     }
-    int slot;
-    if (b->n < WAYS) slot = b->n++;
-    else { slot = b->next; b->next = (uint8_t)((b->next + 1) % WAYS); }
+    if (slot < 0 && b->n < WAYS) slot = b->n++;
+    else if (slot < 0) {
+        /* the oldest entry goes, unless it answered a probe since the last pass: then it
+         * stays for one more round (second chance) */
+        for (;;) {
+            slot = b->next;
+            b->next = (uint8_t)(slot + 1 == WAYS ? 0 : slot + 1);
+            if (!b->e[slot].hit) break;
+            b->e[slot].hit = 0;
+        }
+    }
     TTEntry *e = &b->e[slot];
-    e->k0 = k0; e->k1 = k1; e->mask = mask; e->lb = lb; e->ub = ub; e->best = bm;
+    e->k0 = k0; e->k1 = k1; e->mask = mask; e->lb = lb; e->ub = ub; e->best = bm; e->hit = 0;
 }
 
 /* ------------------------------------------------------------------------------------
