@@ -417,9 +417,12 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
                     if (w2 == pd && w3 == pd) d += 35;
                     else if (((w2 == p && w3 == pd) || (w2 == pd && w3 == p)) && plen > 1) d += 25;
-                    if ((llen == 1 && w1 == lho) || (rlen == 1 && w1 == rho)) w = d + 28 + rr;
+                    /* the top card sits alone with an opponent, or no sequence to lead
+                     * from: low (cards above it counted, as DDS ranks from the top) */
+                    const int above = popc(all & ABOVE(r));
+                    if ((llen == 1 && w1 == lho) || (rlen == 1 && w1 == rho)) w = d + 28 + above;
                     else if (w1 == p) w = d - 17 + rr;
-                    else if (!seq) w = d + 12 + rr;
+                    else if (!seq) w = d + 12 + above;
                     else if (all2 && r == topbit(all2)) w = d + 48;
                     else w = d + 29 - rr;
                 }
