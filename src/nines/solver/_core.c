@@ -408,10 +408,10 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                 if (r == topbit(all) || pd_wins) {
                     if (w2 == rho) { if (rlen != 1) d -= 1; }
                     else if (w2 == lho) d += llen != 1 ? 22 : 16;
-                    /* a winner, or toward the partner's: the top card itself, or low
-                     * (an honour led toward the partner's top card is wasted or captured) */
-                    const int lr = r == topbit(all) ? rr : -rr;
-                    w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 + lr : d + 18 + lr;
+                    /* a winner, or toward the partner's: the top card itself, from the
+                     * shorter suit first, or low (an honour led toward the partner's top
+                     * card is wasted or captured) */
+                    w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 - rr : d + 18 - rr;
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
