@@ -358,10 +358,12 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * (Le Neuf: small, the table's best cards of alike positions know better), 26 the same when
  * following (0: off, it misleads), 27 (1) bridge leads without trumps, 28 bonus of the last
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
- * 30 forcing out the last player's top card, 31 second hand covering from a sequence. */
-#define NW 32
+ * 30 forcing out the last player's top card, 31 second hand covering from a sequence,
+ * 32 (> 0) above the low cards: overtaking the partner's card to unblock a suit without
+ * trumps (unblock_card). */
+#define NW 33
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -377,6 +379,22 @@ HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
     if (r == topbit(in)) w -= W[21];
     else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
     return w;
+}
+
+/* Bridge card play without trumps (none in play): the partner's card wins the trick and
+ * the partner has no more cards of the suit.  When the side's top cards of the suit are
+ * ours and still outnumber every opponent's cards of it once we have played, overtake
+ * with the cheapest card above the partner's: the suit then runs from our hand instead of
+ * being blocked.  The card's strength, or -1 (third or fourth hand). */
+HOT int unblock_card(const Ctx *c, int p, int ls, int wr) {
+    const uint32_t mine = c->hand[p][ls], oth = c->inplay[ls] & ~mine;
+    const uint32_t over = mine & ABOVE(wr);
+    if (!over || (oth && topbit(mine) < topbit(oth)) || c->hand[(p + 2) & 3][ls]) return -1;
+    const int ub = lowbit(over);
+    const int tops = popc(mine & (oth ? ABOVE(topbit(oth)) : 0xFFFFu) & ~(1u << ub));
+    /* the opponents' cards of the suit after this trick (the fourth hand's card to come) */
+    const int lho = popc(c->hand[(p + 1) & 3][ls]) - (c->ntable == 2), rho = popc(c->hand[(p + 3) & 3][ls]);
+    return (lho > rho ? lho : rho) <= tops ? ub : -1;
 }
 
 /* Move ordering: heuristics of card play, so that the card that proves the point comes
@@ -503,13 +521,17 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
             mate_covers = safe;
         }
         const int ours = (side_win && !opp_beat_w) || (W[24] >= 0 && mate_covers); /* the trick is ours anyway */
+        const int bridge_nt = np == 4 && c->rule == RULE_FOLLOW && (tr < 0 || !c->inplay[tr]);
+        /* no trumps, the partner's card winning at third or fourth hand: unblock the suit */
+        const int unblock = bridge_nt && side_win && c->ntable >= 2 && t->wi == c->ntable - 2 &&
+                            (left == 0 || ours) ? unblock_card(c, p, ls, wr) : -1;
         if (left == 0) { /* the last card of the trick: win it as cheaply as possible, or play low */
             for (int i = 0; i < n; i++) {
                 const int s = mv[i].card >> 4, r = mv[i].card & 15;
                 const int rr = popc((c->inplay[s] | c->tmask[s]) & (uint32_t)((1u << r) - 1u));
                 const int beats = (s == ws && r > wr) || (s == tr && ws != tr);
                 if (s != ls && s != tr) mv[i].weight = W[18] + discard_pref(c, p, s, r, rr); /* a discard */
-                else if (side_win) mv[i].weight = beats ? W[13] - rr : W[14] - rr;
+                else if (side_win) mv[i].weight = unblock >= 0 && s == ls && (mv[i].run >> unblock & 1) ? W[14] + W[32] : beats ? W[13] - rr : W[14] - rr;
                 else mv[i].weight = beats ? W[15] - rr : -rr;
             }
             goto sort;
@@ -546,6 +568,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
             int w;
             if (ours && (beats || s == ls || s == tr)) {
                 w = beats ? W[13] - rr : W[14] - rr;
+                if (unblock >= 0 && s == ls && (mv[i].run >> unblock & 1)) w = W[14] + W[32];
             } else if (ours) {
                 w = W[14] + discard_pref(c, p, s, r, rr); /* the trick is ours anyway: discard */
             } else if (beats && !(s == ls && r < lowest)) {
