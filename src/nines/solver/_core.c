@@ -360,10 +360,10 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
  * 30 forcing out the last player's top card, 31 second hand covering from a sequence,
  * 32 (> 0) above the low cards: overtaking the partner's card to unblock a suit without
- * trumps (unblock_card). */
-#define NW 33
+ * trumps (unblock_card), 33 a discard's strength without trumps in bridge card play. */
+#define NW 34
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5, 1};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -375,7 +375,10 @@ HOT int holder(const Ctx *c, int s, uint32_t mask) {
 HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
     const int len = popc(c->hand[p][s]);
     const uint32_t in = c->inplay[s];
-    int w = len * W[19] - rr * W[20];
+    /* bridge card play without trumps: the card's own strength rather than its rank among
+     * the cards in play (as DDS discards) */
+    const int bridge_nt = c->np == 4 && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]);
+    int w = len * W[19] - (bridge_nt ? r * W[33] : rr * W[20]);
     if (r == topbit(in)) w -= W[21];
     else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
     return w;
