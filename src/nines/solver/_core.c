@@ -360,10 +360,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * cutting lead under Elyigit's rule, 29 third hand's ruff that can be overruffed (less),
  * 30 forcing out the last player's top card, 31 second hand covering from a sequence,
  * 32 (> 0) above the low cards: overtaking the partner's card to unblock a suit without
- * trumps (unblock_card), 33 a discard's strength without trumps in bridge card play. */
-#define NW 34
+ * trumps (unblock_card), 33 a discard's strength without trumps in bridge card play,
+ * 34 added to 25 when the last cutting lead without trumps is a winner (bridge leads). */
+#define NW 35
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5, 1};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5, 1, 35};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -433,6 +434,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                      * shorter suit first, or low (an honour led toward the partner's top
                      * card is wasted or captured) */
                     w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 - rr : d + 18 - rr;
+                    if (mv[i].card == killer) w += W[34]; /* the last cutting lead, a winner: more */
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
