@@ -361,10 +361,11 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * 30 forcing out the last player's top card, 31 second hand covering from a sequence,
  * 32 (> 0) above the low cards: overtaking the partner's card to unblock a suit without
  * trumps (unblock_card), 33 a discard's strength without trumps in bridge card play,
- * 34 added to 25 when the last cutting lead without trumps is a winner (bridge leads). */
-#define NW 35
+ * 34 added to 25 when the last cutting lead without trumps is a winner (bridge leads),
+ * 35 a lead toward the partner's winner rather than of our own (bridge leads). */
+#define NW 36
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5, 1, 35};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 5, 1, 35, 6};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
@@ -435,6 +436,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                      * card is wasted or captured) */
                     w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 - rr : d + 18 - rr;
                     if (mv[i].card == killer) w += W[34]; /* the last cutting lead, a winner: more */
+                    if (r != topbit(all)) w += W[35]; /* to the partner's winner: before our own */
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
