@@ -372,6 +372,14 @@ HOT int holder(const Ctx *c, int s, uint32_t mask) {
     return mask ? c->owner[s][topbit(mask)] : -1;
 }
 
+/* Bridge card play without trumps: four hands in two partnerships, following suit, no
+ * trump suit (or none of it left in play) */
+HOT int bridge_nt(const Ctx *c, int p) {
+    const uint8_t *m = c->maxside;
+    return c->np == 4 && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]) &&
+           m[(p + 2) & 3] == m[p] && m[(p + 1) & 3] != m[p] && m[(p + 3) & 3] != m[p];
+}
+
 /* A discard's preference beside others of the same hand: low cards from long suits, not
  * a winner, not the guard of a king */
 HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
@@ -379,8 +387,7 @@ HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
     const uint32_t in = c->inplay[s];
     /* bridge card play without trumps: the card's own strength rather than its rank among
      * the cards in play (as DDS discards) */
-    const int bridge_nt = c->np == 4 && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]);
-    int w = len * W[19] - (bridge_nt ? r * W[33] : rr * W[20]);
+    int w = len * W[19] - (bridge_nt(c, p) ? r * W[33] : rr * W[20]);
     if (r == topbit(in)) w -= W[21];
     else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
     return w;
@@ -528,10 +535,9 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
             mate_covers = safe;
         }
         const int ours = (side_win && !opp_beat_w) || (W[24] >= 0 && mate_covers); /* the trick is ours anyway */
-        const int bridge_nt = np == 4 && c->rule == RULE_FOLLOW && (tr < 0 || !c->inplay[tr]);
         /* no trumps, the partner's card winning at third or fourth hand: unblock the suit */
-        const int unblock = bridge_nt && side_win && c->ntable >= 2 && t->wi == c->ntable - 2 &&
-                            (left == 0 || ours) ? unblock_card(c, p, ls, wr) : -1;
+        const int unblock = side_win && c->ntable >= 2 && t->wi == c->ntable - 2 &&
+                            (left == 0 || ours) && bridge_nt(c, p) ? unblock_card(c, p, ls, wr) : -1;
         if (left == 0) { /* the last card of the trick: win it as cheaply as possible, or play low */
             for (int i = 0; i < n; i++) {
                 const int s = mv[i].card >> 4, r = mv[i].card & 15;
