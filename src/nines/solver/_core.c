@@ -364,14 +364,26 @@ HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
  * them; 36 the partner's winner that an opponent can ruff (low first), 37 the second best
  * card from a sequence in a suit the leader's side does not win at once (someone else holds
  * the best card); 38 the same in the other forms; bridge leads without trumps: the last
- * cutting lead's bonus (instead of 25) when it wins the trick (39), when not (40). */
-#define NW 41
+ * cutting lead's bonus (instead of 25) when it wins the trick (39), when not (40); 41 (> 0)
+ * above the low cards: overtaking the partner's card to unblock a suit without trumps
+ * (unblock_card), 42 a discard's strength without trumps in bridge card play, 43 a lead
+ * toward the partner's winner rather than of our own (bridge leads without trumps). */
+#define NW 44
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
-                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30, 40, 15};
+                          30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30, 40, 15,
+                          5, 1, 6};
 
 /* holder of the strongest card of mask among the hands (-1 if none) */
 HOT int holder(const Ctx *c, int s, uint32_t mask) {
     return mask ? c->owner[s][topbit(mask)] : -1;
+}
+
+/* Bridge card play without trumps: four hands in two partnerships, following suit, no
+ * trump suit (or none of it left in play) */
+HOT int bridge_nt(const Ctx *c, int p) {
+    const uint8_t *m = c->maxside;
+    return c->np == 4 && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]) &&
+           m[(p + 2) & 3] == m[p] && m[(p + 1) & 3] != m[p] && m[(p + 3) & 3] != m[p];
 }
 
 /* A discard's preference beside others of the same hand: low cards from long suits, not
@@ -379,10 +391,28 @@ HOT int holder(const Ctx *c, int s, uint32_t mask) {
 HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
     const int len = popc(c->hand[p][s]);
     const uint32_t in = c->inplay[s];
-    int w = len * W[19] - rr * W[20];
+    /* bridge card play without trumps: the card's own strength rather than its rank among
+     * the cards in play (as DDS discards) */
+    int w = len * W[19] - (bridge_nt(c, p) ? r * W[42] : rr * W[20]);
     if (r == topbit(in)) w -= W[21];
     else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
     return w;
+}
+
+/* Bridge card play without trumps (none in play): the partner's card wins the trick and
+ * the partner has no more cards of the suit.  When the side's top cards of the suit are
+ * ours and still outnumber every opponent's cards of it once we have played, overtake
+ * with the cheapest card above the partner's: the suit then runs from our hand instead of
+ * being blocked.  The card's strength, or -1 (third or fourth hand). */
+HOT int unblock_card(const Ctx *c, int p, int ls, int wr) {
+    const uint32_t mine = c->hand[p][ls], oth = c->inplay[ls] & ~mine;
+    const uint32_t over = mine & ABOVE(wr);
+    if (!over || (oth && topbit(mine) < topbit(oth)) || c->hand[(p + 2) & 3][ls]) return -1;
+    const int ub = lowbit(over);
+    const int tops = popc(mine & (oth ? ABOVE(topbit(oth)) : 0xFFFFu) & ~(1u << ub));
+    /* the opponents' cards of the suit after this trick (the fourth hand's card to come) */
+    const int lho = popc(c->hand[(p + 1) & 3][ls]) - (c->ntable == 2), rho = popc(c->hand[(p + 3) & 3][ls]);
+    return (lho > rho ? lho : rho) <= tops ? ub : -1;
 }
 
 /* Move ordering: heuristics of card play, so that the card that proves the point comes
@@ -414,19 +444,23 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                 if (r == topbit(all) || pd_wins) {
                     if (w2 == rho) { if (rlen != 1) d -= 1; }
                     else if (w2 == lho) d += llen != 1 ? 22 : 16;
-                    /* a winner, or toward the partner's: the top card itself, or low
-                     * (an honour led toward the partner's top card is wasted or captured) */
-                    const int lr = r == topbit(all) ? rr : -rr;
-                    w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 + lr : d + 18 + lr;
+                    /* a winner, or toward the partner's: the top card itself, from the
+                     * shorter suit first, or low (an honour led toward the partner's top
+                     * card is wasted or captured) */
+                    w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 - rr : d + 18 - rr;
                     if (mv[i].card == killer) w += W[39] - W[25]; /* W[25] comes below */
+                    if (r != topbit(all)) w += W[43]; /* to the partner's winner: before our own */
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
                     else if (w1 == lho && w2 == pd && plen != 1) d += 31;
                     if (w2 == pd && w3 == pd) d += 35;
                     else if (((w2 == p && w3 == pd) || (w2 == pd && w3 == p)) && plen > 1) d += 25;
-                    if ((llen == 1 && w1 == lho) || (rlen == 1 && w1 == rho)) w = d + 28 + rr;
+                    /* the top card sits alone with an opponent, or no sequence to lead
+                     * from: low (cards above it counted, as DDS ranks from the top) */
+                    const int above = popc(all & ABOVE(r));
+                    if ((llen == 1 && w1 == lho) || (rlen == 1 && w1 == rho)) w = d + 28 + above;
                     else if (w1 == p) w = d - 17 + rr;
-                    else if (!seq) w = d + 12 + rr;
+                    else if (!seq) w = d + 12 + above;
                     else if (all2 && r == topbit(all2)) w = d + 48;
                     else w = d + 29 - rr;
                     if (mv[i].card == killer) w += W[40] - W[25];
@@ -521,13 +555,16 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
             mate_covers = safe;
         }
         const int ours = (side_win && !opp_beat_w) || (W[24] >= 0 && mate_covers); /* the trick is ours anyway */
+        /* no trumps, the partner's card winning at third or fourth hand: unblock the suit */
+        const int unblock = side_win && c->ntable >= 2 && t->wi == c->ntable - 2 &&
+                            (left == 0 || ours) && bridge_nt(c, p) ? unblock_card(c, p, ls, wr) : -1;
         if (left == 0) { /* the last card of the trick: win it as cheaply as possible, or play low */
             for (int i = 0; i < n; i++) {
                 const int s = mv[i].card >> 4, r = mv[i].card & 15;
                 const int rr = popc((c->inplay[s] | c->tmask[s]) & (uint32_t)((1u << r) - 1u));
                 const int beats = (s == ws && r > wr) || (s == tr && ws != tr);
                 if (s != ls && s != tr) mv[i].weight = W[18] + discard_pref(c, p, s, r, rr); /* a discard */
-                else if (side_win) mv[i].weight = beats ? W[13] - rr : W[14] - rr;
+                else if (side_win) mv[i].weight = unblock >= 0 && s == ls && (mv[i].run >> unblock & 1) ? W[14] + W[41] : beats ? W[13] - rr : W[14] - rr;
                 else mv[i].weight = beats ? W[15] - rr : -rr;
             }
             goto sort;
@@ -564,6 +601,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
             int w;
             if (ours && (beats || s == ls || s == tr)) {
                 w = beats ? W[13] - rr : W[14] - rr;
+                if (unblock >= 0 && s == ls && (mv[i].run >> unblock & 1)) w = W[14] + W[41];
             } else if (ours) {
                 w = W[14] + discard_pref(c, p, s, r, rr); /* the trick is ours anyway: discard */
             } else if (beats && !(s == ls && r < lowest)) {
