@@ -1583,6 +1583,14 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     return Py_BuildValue("(iK)", value, (unsigned long long)c.nodes); /* -1: gave up at the node limit */
 }
 
+/* MAX's tricks after a card of the player to move (its side MAX when mover_max): within the
+ * bound of the position's value v when it is known, else searched from the best card's
+ * value so far (best, -1: none yet) */
+static int score_card(Ctx *c, int v, int best, int mover_max) {
+    if (v >= 0) return solve_between(c, v, mover_max ? 0 : v, mover_max ? v : MAXRANKS + 1);
+    return solve_between(c, best, 0, MAXRANKS + 1);
+}
+
 /* value of every legal card of the player to move: list of (card code, MAX tricks) */
 static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "value", "max_nodes", NULL};
@@ -1605,7 +1613,12 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
     Py_BEGIN_ALLOW_THREADS
     gen_legal(&c, p, legal, lrel);
     nm = gen_moves(&c, p, legal, mv);
-    int v = known >= 0 ? known : solve_value(&c, -1);
+    /* With the position's value known, a card of MAX's gives MAX at most that value and a
+     * card of MIN's at least it.  Without it, each card is solved from the best value found
+     * so far (the first from the estimate): solving the position first would prove, for every
+     * card, a bound that the card's own search then proves again more tightly. */
+    const int mover_max = c.maxside[p];
+    int v = known, best = -1;
     for (int i = 0; i < nm && !c.aborted; i++) {
         const int card = mv[i].card, s = card >> 4, r = card & 15, nt = c.ntable;
         const uint16_t bit = (uint16_t)(1u << r);
@@ -1624,18 +1637,18 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
             memcpy(saved_win, c.twin, sizeof saved_win);
             memset(c.tmask, 0, sizeof c.tmask);
             c.ntable = 0; c.leader = wp; c.won += c.maxside[wp]; c.tricks_left--;
-            /* a card of MAX's gives MAX at most the value, a card of MIN's at least it */
-            values[i] = c.tricks_left > 0 ? solve_between(&c, v, c.maxside[p] ? 0 : v, c.maxside[p] ? v : MAXRANKS + 1) : c.won;
+            values[i] = c.tricks_left > 0 ? score_card(&c, v, best, mover_max) : c.won;
             c.tricks_left++; c.won -= c.maxside[wp]; c.leader = saved_leader;
             memcpy(c.tmask, saved_t, sizeof saved_t);
             memcpy(c.tcard, saved_cards, sizeof saved_cards);
             memcpy(c.twin, saved_win, sizeof saved_win);
         } else {
-            values[i] = solve_between(&c, v, c.maxside[p] ? 0 : v, c.maxside[p] ? v : MAXRANKS + 1);
+            values[i] = score_card(&c, v, best, mover_max);
         }
         c.ntable = nt;
         c.tmask[s] &= (uint16_t)~bit;
         c.hand[p][s] ^= bit; c.inplay[s] ^= bit; c.lens += lenbit;
+        if (!c.aborted && (best < 0 || (mover_max ? values[i] > best : values[i] < best))) best = values[i];
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
