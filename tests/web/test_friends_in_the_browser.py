@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import Pages, screenshot
 from .driving import click_first
@@ -14,6 +15,39 @@ HIDDEN_FREE = "document.querySelectorAll('.hand button.card').length"
 
 def codes_on_page(page) -> list[str]:
     return page.eval_on_selector_all(".felt .card[data-code]", "cards => cards.map(c => c.dataset.code)")
+
+
+def resting_look(live_server, table_id: str, pages: dict, tries: int = 40) -> tuple[dict, dict]:
+    """The table's state at a move where a person is to play, and what each page shows then.
+
+    The table may move on by itself while the pages are read (a computer player's turn, or a
+    single legal card played for a seat), so the look is taken again until the server's move
+    number is the same before and after every page was read at that move.
+    """
+    url = f"/api/tables/{table_id}/state"
+    some_page = next(iter(pages.values()))
+    for _ in range(tries):
+        state = live_server.api("GET", url)
+        if state["view"]["to_act"] not in ("S", "W"):
+            some_page.wait_for_timeout(100)
+            continue
+        seq = state["seq"]
+        try:
+            for page in pages.values():
+                page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq === '{seq}'", timeout=5000)
+        except PlaywrightTimeoutError:
+            continue
+        seen = {
+            name: {
+                "table": page.eval_on_selector_all(".trick .card[data-code]", "c => c.map(x => x.dataset.code)"),
+                "hidden": page.evaluate(HIDDEN_FREE),
+                "codes": codes_on_page(page),
+            }
+            for name, page in pages.items()
+        }
+        if live_server.api("GET", url)["seq"] == seq:
+            return state, seen
+    raise AssertionError(f"the table never rested at a person's turn in {tries} looks")
 
 
 def test_a_friend_joins_through_the_invitation_and_a_spectator_watches(pages: Pages, live_server) -> None:
@@ -64,26 +98,14 @@ def test_a_friend_joins_through_the_invitation_and_a_spectator_watches(pages: Pa
                     played[seat].append(code)
         ann.wait_for_timeout(80)
     assert len(played["S"]) >= 3 and len(played["W"]) >= 3
-    # once a person is to play (the table waits), both pages are at the same move and show the same cards
+    # once a person is to play (the table waits), both pages are at the same move and show the
+    # same cards, and the spectator sees the trick and the counts, never a hidden card
     table_id = spectate.split("t=")[1]
-    for _ in range(100):
-        state = live_server.api("GET", f"/api/tables/{table_id}/state")
-        if state["view"]["to_act"] in ("S", "W"):
-            break
-        ann.wait_for_timeout(50)
-    seq = state["seq"]
-    for page in (ann, bea):
-        page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq === '{seq}'")
-    on_table = ".trick .card[data-code]"
-    assert ann.eval_on_selector_all(on_table, "c => c.map(x => x.dataset.code)") == bea.eval_on_selector_all(on_table, "c => c.map(x => x.dataset.code)")
+    state, seen = resting_look(live_server, table_id, {"ann": ann, "bea": bea, "watcher": watcher})
+    assert seen["ann"]["table"] == seen["bea"]["table"]
     screenshot(bea, "neuf-two-people")
-
-    # the spectator sees the trick and the counts, never a hidden card
-    # (compared with what the server says was played at the same move: a card may have been
-    # played for a seat without the test clicking it, by the auto-play of a single legal card)
-    watcher.wait_for_function(f"document.querySelector('.table-shell').dataset.seq === '{seq}'")
-    assert watcher.evaluate(HIDDEN_FREE) == 0
-    shown = set(codes_on_page(watcher))
+    assert seen["watcher"]["hidden"] == 0
+    shown = set(seen["watcher"]["codes"])
     public = {code for trick in state["view"]["tricks_played"] for _, code in trick["plays"]}
     if state["view"]["trick"]:
         public |= {code for _, code in state["view"]["trick"]["plays"]}
@@ -95,7 +117,11 @@ def test_a_friend_joins_through_the_invitation_and_a_spectator_watches(pages: Pa
 
 def test_a_finished_match_is_replayed_deal_by_deal_and_downloaded(pages: Pages, live_server) -> None:
     seats = {s: {"kind": "bot", "bot": "basic"} for s in ("S", "W", "E")}
-    created = live_server.api("POST", "/api/tables", {"game": "neuf", "seats": seats, "options": {"start_score": 1}, "bot_delay_ms": 0, "seed": 12})
+    created = live_server.api(
+        "POST",
+        "/api/tables",
+        {"game": "neuf", "seats": seats, "options": {"start_score": 1}, "bot_delay_ms": 0, "seed": 12},
+    )
     table_id = created["table"]["id"]
     page = pages.new()
     page.goto(f"{live_server.url}/neuf?t={table_id}")
