@@ -212,6 +212,7 @@ static void tt_grow(TT *t) {
 typedef struct {
     int np, rule, trump; /* trump: suit 0..3, or -1 for no trumps */
     uint8_t maxside[MAXP];
+    int partnerships;        /* four hands in two partnerships facing each other (N-S, E-W) */
     uint16_t hand[MAXP][NSUITS];
     uint16_t inplay[NSUITS]; /* union of the hands */
     uint64_t lens;           /* 4 bits per hand and suit: the number of cards */
@@ -261,6 +262,61 @@ static inline void put_card(Ctx *c, int nt, int card) {
         if ((s == ws && r > wr) || (s == c->trump && ws != c->trump)) w = nt;
     }
     c->twin[nt] = (uint8_t)w;
+}
+
+/* player p plays card as the trick's card number nt ... */
+static inline void play_card(Ctx *c, int p, int nt, int card) {
+    const int s = card >> 4;
+    const uint16_t bit = (uint16_t)(1u << (card & 15));
+    c->hand[p][s] ^= bit;
+    c->inplay[s] ^= bit;
+    c->lens -= 1ull << (4 * (4 * p + s));
+    put_card(c, nt, card);
+}
+
+/* ... and takes it back: nt cards on the table again */
+static inline void take_back(Ctx *c, int p, int nt, int card) {
+    const int s = card >> 4;
+    const uint16_t bit = (uint16_t)(1u << (card & 15));
+    c->ntable = nt;
+    c->tmask[s] &= (uint16_t)~bit;
+    c->hand[p][s] ^= bit;
+    c->inplay[s] ^= bit;
+    c->lens += 1ull << (4 * (4 * p + s));
+}
+
+/* What a completed trick leaves on the table, set aside while the next tricks are played */
+typedef struct {
+    uint16_t tmask[NSUITS];
+    uint8_t tcard[MAXP], twin[MAXP];
+    int leader;
+} TableSave;
+
+/* The trick's last card is down: its winner leads the next trick.  Returns the winning
+ * card (suit << 4 | strength). */
+static inline int close_trick(Ctx *c, TableSave *sv) {
+    const int wi = trick_winner(c, c->np), wp = seat_at(c, wi);
+    memcpy(sv->tmask, c->tmask, sizeof sv->tmask);
+    memcpy(sv->tcard, c->tcard, sizeof sv->tcard);
+    memcpy(sv->twin, c->twin, sizeof sv->twin);
+    sv->leader = c->leader;
+    memset(c->tmask, 0, sizeof c->tmask);
+    c->ntable = 0;
+    c->leader = wp;
+    c->won += c->maxside[wp];
+    c->tricks_left--;
+    return sv->tcard[wi];
+}
+
+/* the trick as it was before close_trick */
+static inline void reopen_trick(Ctx *c, const TableSave *sv) {
+    c->tricks_left++;
+    c->won -= c->maxside[c->leader];
+    c->leader = sv->leader;
+    memcpy(c->tmask, sv->tmask, sizeof c->tmask);
+    memcpy(c->tcard, sv->tcard, sizeof c->tcard);
+    memcpy(c->twin, sv->twin, sizeof c->twin);
+    c->ntable = c->np;
 }
 
 /* The trick in progress as the player to move finds it: the led suit, the card winning so
@@ -378,22 +434,19 @@ HOT int holder(const Ctx *c, int s, uint32_t mask) {
     return mask ? c->owner[s][topbit(mask)] : -1;
 }
 
-/* Bridge card play without trumps: four hands in two partnerships, following suit, no
- * trump suit (or none of it left in play) */
-HOT int bridge_nt(const Ctx *c, int p) {
-    const uint8_t *m = c->maxside;
-    return c->np == 4 && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]) &&
-           m[(p + 2) & 3] == m[p] && m[(p + 1) & 3] != m[p] && m[(p + 3) & 3] != m[p];
+/* Bridge card play without trumps: two partnerships following suit, no trump suit (or
+ * none of it left in play) */
+static inline int bridge_nt(const Ctx *c) {
+    return c->partnerships && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]);
 }
 
 /* A discard's preference beside others of the same hand: low cards from long suits, not
- * a winner, not the guard of a king */
+ * a winner, not the guard of a king; in bridge card play without trumps, by the card's own
+ * strength rather than its rank among the cards in play (as DDS discards) */
 HOT int discard_pref(const Ctx *c, int p, int s, int r, int rr) {
     const int len = popc(c->hand[p][s]);
     const uint32_t in = c->inplay[s];
-    /* bridge card play without trumps: the card's own strength rather than its rank among
-     * the cards in play (as DDS discards) */
-    int w = len * W[19] - (bridge_nt(c, p) ? r * W[42] : rr * W[20]);
+    int w = len * W[19] - (bridge_nt(c) ? r * W[42] : rr * W[20]);
     if (r == topbit(in)) w -= W[21];
     else if (len == 2 && holder(c, s, in & ~(1u << topbit(in))) == p) w -= W[22];
     return w;
@@ -421,8 +474,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
     const int np = c->np, tr = c->trump, rem = c->tricks_left;
     const int me = c->maxside[p];
     const int nt0 = c->ntable == 0;
-    if (c->ntable == 0 && np == 4 && c->rule == RULE_FOLLOW && (tr < 0 || !c->inplay[tr]) &&
-        c->maxside[(p + 2) & 3] == me && W[27]) {
+    if (nt0 && W[27] && bridge_nt(c)) {
         /* no trumps, two partnerships: bridge leads */
         const int lho = (p + 1) & 3, pd = (p + 2) & 3, rho = (p + 3) & 3;
         for (int i = 0; i < n;) {
@@ -448,7 +500,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                      * shorter suit first, or low (an honour led toward the partner's top
                      * card is wasted or captured) */
                     w = ((w2 != lho || llen == 1) && (w2 != rho || rlen == 1)) ? d + 45 - rr : d + 18 - rr;
-                    if (mv[i].card == killer) w += W[39] - W[25]; /* W[25] comes below */
+                    if (mv[i].card == killer) w += W[39]; /* the last cutting lead, a winner: more */
                     if (r != topbit(all)) w += W[43]; /* to the partner's winner: before our own */
                 } else {
                     if ((w1 == rho || w2 == rho) && rlen != 1) d -= 10;
@@ -463,17 +515,16 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
                     else if (!seq) w = d + 12 + above;
                     else if (all2 && r == topbit(all2)) w = d + 48;
                     else w = d + 29 - rr;
-                    if (mv[i].card == killer) w += W[40] - W[25];
+                    if (mv[i].card == killer) w += W[40];
                 }
                 mv[i].weight = w;
             }
         }
+        killer = NO_MOVE; /* its bonus is given above */
     } else if (c->ntable == 0) {
-        const int pairs = np == 4 && c->maxside[(p + 2) & 3] == me && c->maxside[(p + 1) & 3] != me &&
-                          c->maxside[(p + 3) & 3] != me; /* two partnerships */
         const int lho = p + 1 == np ? 0 : p + 1;
         const int rho = p == 0 ? np - 1 : p - 1;
-        const int bridge = pairs && c->rule == RULE_FOLLOW; /* bridge leads with trumps */
+        const int pairs = c->partnerships, bridge = pairs && c->rule == RULE_FOLLOW; /* bridge leads with trumps */
         for (int i = 0; i < n;) {
             const int s = mv[i].card >> 4;
             const uint32_t all = c->inplay[s];
@@ -557,7 +608,7 @@ HOT void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer,
         const int ours = (side_win && !opp_beat_w) || (W[24] >= 0 && mate_covers); /* the trick is ours anyway */
         /* no trumps, the partner's card winning at third or fourth hand: unblock the suit */
         const int unblock = side_win && c->ntable >= 2 && t->wi == c->ntable - 2 &&
-                            (left == 0 || ours) && bridge_nt(c, p) ? unblock_card(c, p, ls, wr) : -1;
+                            (left == 0 || ours) && bridge_nt(c) ? unblock_card(c, p, ls, wr) : -1;
         if (left == 0) { /* the last card of the trick: win it as cheaply as possible, or play low */
             for (int i = 0; i < n; i++) {
                 const int s = mv[i].card >> 4, r = mv[i].card & 15;
@@ -1256,11 +1307,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         tried[s] |= bit;
         uint16_t cr[NSUITS];
         int res;
-        const uint64_t lenbit = 1ull << (4 * (4 * p + s));
-        c->hand[p][s] ^= bit;
-        c->inplay[s] ^= bit;
-        c->lens -= lenbit;
-        put_card(c, nt, card);
+        play_card(c, p, nt, card);
         if (nt + 1 < np) {
             c->ntable = nt + 1;
             res = search(c, cr);
@@ -1269,35 +1316,13 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
 #ifdef SOLVER_STATS
             c->st_tricks++;
 #endif
-            int wi = trick_winner(c, np);
-            int ws = c->tcard[wi] >> 4, wr = c->tcard[wi] & 15;
-            int wp = seat_at(c, wi);
-            uint16_t saved_t[NSUITS];
-            memcpy(saved_t, c->tmask, sizeof saved_t);
-            int saved_leader = c->leader;
-            uint8_t saved_cards[MAXP], saved_win[MAXP];
-            memcpy(saved_cards, c->tcard, sizeof saved_cards);
-            memcpy(saved_win, c->twin, sizeof saved_win);
-            int trick_rel = popc(c->tmask[ws]) >= 2;
-            c->tmask[0] = c->tmask[1] = c->tmask[2] = c->tmask[3] = 0;
-            c->ntable = 0;
-            c->leader = wp;
-            c->won += c->maxside[wp];
-            c->tricks_left--;
+            TableSave sv;
+            const int won_by = close_trick(c, &sv), ws = won_by >> 4, wr = won_by & 15;
             res = search(c, cr);
-            c->tricks_left++;
-            c->won -= c->maxside[wp];
-            c->leader = saved_leader;
-            memcpy(c->tmask, saved_t, sizeof saved_t);
-            memcpy(c->tcard, saved_cards, sizeof saved_cards);
-            memcpy(c->twin, saved_win, sizeof saved_win);
-            if (trick_rel) cr[ws] |= PFX(wr); /* the winner had to be higher than another card */
+            reopen_trick(c, &sv);
+            if (popc(sv.tmask[ws]) >= 2) cr[ws] |= PFX(wr); /* the winner had to be higher than another card */
         }
-        c->ntable = nt;
-        c->tmask[s] &= (uint16_t)~bit;
-        c->hand[p][s] ^= bit;
-        c->inplay[s] ^= bit;
-        c->lens += lenbit;
+        take_back(c, p, nt, card);
         if (c->aborted) return 0; /* an unfinished answer is neither stored nor used */
         if (res == ismax) {
             *killer = (uint8_t)card;
@@ -1471,6 +1496,7 @@ static int setup_ctx(Ctx *c, int np, int rule, int trump, PyObject *hands, int l
     if (maxmask <= 0 || maxmask >= (1 << np) - 1) { PyErr_SetString(PyExc_ValueError, "maxmask must name a proper side"); return -1; }
     c->np = np; c->rule = rule; c->trump = trump; c->leader = leader;
     for (int p = 0; p < np; p++) c->maxside[p] = (uint8_t)(maxmask >> p & 1);
+    c->partnerships = np == 4 && (maxmask == 5 || maxmask == 10);
     PyObject *hs = PySequence_Fast(hands, "hands must be a sequence");
     if (!hs) return -1;
     if (PySequence_Fast_GET_SIZE(hs) != np) {
@@ -1533,7 +1559,7 @@ static void attach(SolverObject *self, Ctx *c, int maxmask) {
     /* Two partnerships following suit (bridge card play): the mid-trick cutoff saves under 1%
      * of the nodes there (the sure tricks at the next trick's start find the same tricks)
      * but costs 7% of the time; in the other forms it saves 5 to 16% of the nodes. */
-    c->use_trick_cut = c->use_bounds && !(c->np == 4 && c->rule == RULE_FOLLOW && (maxmask == 5 || maxmask == 10));
+    c->use_trick_cut = c->use_bounds && !(c->partnerships && c->rule == RULE_FOLLOW);
     uint16_t cards[NSUITS];
     int subset = 1;
     for (int s = 0; s < NSUITS; s++) {
@@ -1620,34 +1646,18 @@ static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) 
     const int mover_max = c.maxside[p];
     int v = known, best = -1;
     for (int i = 0; i < nm && !c.aborted; i++) {
-        const int card = mv[i].card, s = card >> 4, r = card & 15, nt = c.ntable;
-        const uint16_t bit = (uint16_t)(1u << r);
-        const uint64_t lenbit = 1ull << (4 * (4 * p + s));
-        c.hand[p][s] ^= bit; c.inplay[s] ^= bit; c.lens -= lenbit;
-        put_card(&c, nt, card);
+        const int card = mv[i].card, nt = c.ntable;
+        play_card(&c, p, nt, card);
         c.ntable = nt + 1;
         if (c.ntable == c.np) {
-            int wi = trick_winner(&c, c.np);
-            int wp = seat_at(&c, wi);
-            uint16_t saved_t[NSUITS];
-            memcpy(saved_t, c.tmask, sizeof saved_t);
-            int saved_leader = c.leader;
-            uint8_t saved_cards[MAXP], saved_win[MAXP];
-            memcpy(saved_cards, c.tcard, sizeof saved_cards);
-            memcpy(saved_win, c.twin, sizeof saved_win);
-            memset(c.tmask, 0, sizeof c.tmask);
-            c.ntable = 0; c.leader = wp; c.won += c.maxside[wp]; c.tricks_left--;
+            TableSave sv;
+            close_trick(&c, &sv);
             values[i] = c.tricks_left > 0 ? score_card(&c, v, best, mover_max) : c.won;
-            c.tricks_left++; c.won -= c.maxside[wp]; c.leader = saved_leader;
-            memcpy(c.tmask, saved_t, sizeof saved_t);
-            memcpy(c.tcard, saved_cards, sizeof saved_cards);
-            memcpy(c.twin, saved_win, sizeof saved_win);
+            reopen_trick(&c, &sv);
         } else {
             values[i] = score_card(&c, v, best, mover_max);
         }
-        c.ntable = nt;
-        c.tmask[s] &= (uint16_t)~bit;
-        c.hand[p][s] ^= bit; c.inplay[s] ^= bit; c.lens += lenbit;
+        take_back(&c, p, nt, card);
         if (!c.aborted && (best < 0 || (mover_max ? values[i] > best : values[i] < best))) best = values[i];
     }
     Py_END_ALLOW_THREADS
