@@ -183,7 +183,7 @@ class RummyReading:
         return f"; it helps an opponent in {100 * share:.0f}% of sampled hands"
 
 
-def _without(cards: Sequence[Card], remove: Sequence[Card]) -> list[Card]:
+def without(cards: Sequence[Card], remove: Sequence[Card]) -> list[Card]:
     out = list(cards)
     for card in remove:
         out.remove(card)
@@ -290,7 +290,7 @@ class RummyExpert:
                 spots.append(rank.value)
             suits = {p.stands_for.suit for p in action.placements}
             if len(suits) != 1:  # a monkey: not planned for, judged by the cards it sheds
-                new_hand = _without(hand, cards)
+                new_hand = without(hand, cards)
                 return new_hand, table, sum(1 for p in action.placements if not p.is_natural), f"lay {' '.join(p.text for p in action.placements)}"
             suit = suits.pop()
             assert suit is not None
@@ -299,7 +299,7 @@ class RummyExpert:
             table[suit.index] = TableRun(suit.index, min(spots), max(spots))
             wilds = sum(1 for p in action.placements if not p.is_natural)
             verb = "open with" if not reading.opened else "lay"
-            return _without(hand, cards), table, wilds, f"{verb} {' '.join(p.text for p in action.placements)}"
+            return without(hand, cards), table, wilds, f"{verb} {' '.join(p.text for p in action.placements)}"
         if isinstance(action, Extend):
             target = action.placement.stands_for
             if target.suit is not None and target.suit.index in table and action.set_id == target.suit.value:
@@ -310,7 +310,7 @@ class RummyExpert:
                     spot = LOW_ACE if run.low == 2 else HIGH_ACE
                 table[target.suit.index] = TableRun(run.suit, min(run.low, spot), max(run.high, spot))
             wild = 0 if action.placement.is_natural else 1
-            return _without(hand, [action.placement.card]), table, wild, f"add {action.placement.text} to set {action.set_id}"
+            return without(hand, [action.placement.card]), table, wild, f"add {action.placement.text} to set {action.set_id}"
         if isinstance(action, Swap):
             taken = next(
                 (p.card for s in reading.view.table if s.id == action.set_id for p in s.cards
@@ -319,7 +319,7 @@ class RummyExpert:
             )
             if taken is None:
                 return None
-            return _without(hand, [action.card]) + [taken], table, -1, f"swap {action.card.code} for the wild {taken.code}"
+            return without(hand, [action.card]) + [taken], table, -1, f"swap {action.card.code} for the wild {taken.code}"
         return None
 
     def _discard(self, reading: RummyReading, discards: list[Discard], hand: list[Card]) -> Decision:
@@ -331,7 +331,7 @@ class RummyExpert:
         scored = []
         for action in discards:
             card = action.card
-            rest = _without(hand, [card])
+            rest = without(hand, [card])
             # the hand without it, one draw later (the best discard then made)
             pool = reading.next_draws(card)
             total = sum(pool.values())
@@ -367,4 +367,4 @@ def fits_hand(reading: RummyReading, hand: list[Card], opened: bool, card: Card,
     return plan(hand + [card], reading.is_wild, reading.table, opened).dead <= base
 
 
-__all__ = ["RummyBudget", "RummyExpert", "RummyReading", "fits_hand"]
+__all__ = ["RummyBudget", "RummyExpert", "RummyReading", "fits_hand", "without"]

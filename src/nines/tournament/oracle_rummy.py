@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from ..bots.base import Decision
-from ..bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, _without
+from ..bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, without
 from ..bots.rummy_plan import first_finish
 from ..cards import Card
 from ..games.rummy import Discard, Draw, RummyState
@@ -129,7 +129,7 @@ class _Racing(RummyExpert):
         scored = []
         for action in discards:
             card = action.card
-            rest = _without(hand, [card])
+            rest = without(hand, [card])
             turn = _finish(reading, rest, draws)
             scored.append((turn + FEEDING_DELAY * danger[card], reading.dead(rest), -reading.points(card), card.code, turn, action))
         scored.sort(key=lambda item: item[:4])
@@ -141,7 +141,7 @@ class _Racing(RummyExpert):
 def _each_without(cards: list[Card]) -> Iterator[list[Card]]:
     """``cards`` without each distinct card in turn."""
     for card in dict.fromkeys(cards):
-        yield _without(cards, [card])
+        yield without(cards, [card])
 
 
 class RummyOracle:

@@ -80,7 +80,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help='Print {"tricks": {...}} (and "scores") as JSON.'),
         table_mb: float = typer.Option(DEFAULT_TABLE_MB, "--table-mb", help="Transposition table limit in megabytes."),
         max_nodes: int | None = typer.Option(
-            None, "--max-nodes", help="Give up (exit code 3) past this many search nodes, about 8 million a second."
+            None, "--max-nodes", help="Give up (exit code 3) past this many search nodes, about 9 million a second."
         ),
     ) -> None:
         """Solve a deal or an ending exactly (perfect information, every trick played out)."""
