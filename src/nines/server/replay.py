@@ -26,7 +26,20 @@ def match_record(table: Table) -> dict[str, Any]:
     _require_over(table)
     record = table.state.record(players=players_of(table))  # type: ignore[call-arg]
     record["table"] = table.id
+    mark_stand_ins(record, table.stand_ins)
     return record
+
+
+def mark_stand_ins(record: dict[str, Any], stand_ins: dict[int, str]) -> None:
+    """Mark each action a stand-in decided for a person (``"stand_in": true``); seq n is the n-th action."""
+    if not stand_ins:
+        return
+    seq = 0
+    for deal in record.get("deals", []):
+        for action in deal.get("actions", []):
+            seq += 1
+            if seq in stand_ins:
+                action["stand_in"] = True
 
 
 def _frame(state: Any, seat: str | None = None, action: Any = None) -> dict[str, Any]:
