@@ -18,6 +18,7 @@ import random
 import secrets
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -276,6 +277,8 @@ class TableManager:
         self.closing = False
         self._declined: dict[str, dict[str, str]] = {}  # finished table -> seats that declined to play again
         self._watchdog: asyncio.Task[None] | None = None
+        self.action_listeners: list[Callable[[Table], None]] = []
+        """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -821,6 +824,8 @@ class TableManager:
             await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
+        for listener in self.action_listeners:
+            listener(table)
         table.broadcast()
 
     async def _catch_up(self, table: Table, force: bool = False) -> bool:
