@@ -15,10 +15,11 @@ if sys.platform == "win32":
     link_args: list[str] = []
 else:
     compile_args = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unknown-pragmas"]
-    # link-time optimisation: the search inlines the helpers of the other files, as it did when
-    # the core was one file
-    compile_args.append("-flto")
-    link_args = ["-O3", "-flto"]
+    # link-time optimisation, with only the module's init function visible outside the library:
+    # the compiler then sees every caller and inlines the other files' helpers into the search,
+    # as it did when the core was one file
+    compile_args += ["-flto", "-fvisibility=hidden"]
+    link_args = ["-O3", "-flto", "-fvisibility=hidden"]
     if platform.machine().lower() in ("x86_64", "amd64"):
         compile_args.append("-mpopcnt")  # every x86-64 processor since 2008 counts bits in one instruction
     # NINES_NATIVE=1 tunes the core for this machine's processor (not for wheels one ships)

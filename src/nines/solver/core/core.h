@@ -8,7 +8,7 @@
  * functions one part calls in another.  docs/solver.md walks through the search; the
  * parts are
  *   search.c          the zero-window driver (MTD style), the node's order of work, scoring
- *   moves.c           legal cards (both play rules), runs of equivalent cards, the trick read
+ *   moves.c           legal cards (both play rules), runs of equivalent cards
  *   order.c           move ordering: the weights' use, the table's hint, the final sort
  *   order_lead.c      ordering of leads (every form; bridge leads with trumps)
  *   order_lead_nt.c   ordering of leads in bridge card play without trumps
@@ -95,7 +95,7 @@ typedef struct {
     uint8_t n;     /* entries in use */
     uint8_t next;  /* where the replacement looks next when full (a clock) */
     uint8_t pad[4];
-    TTEntry e[WAYS]; /* compared one by one (see RULES.md: a quick filter read first was slower) */
+    TTEntry e[WAYS]; /* compared one by one (see docs/solver.md: a quick filter read first was slower) */
     uint8_t pad2[(2048 - (16 + 32 * WAYS) % 2048) % 2048];
 } TTBucket;
 
@@ -243,6 +243,23 @@ typedef struct {
     int who[MAXP], cs[MAXP], cr[MAXP];
 } Trick;
 
+static inline void read_trick(const Ctx *c, Trick *t) {
+    const int nt = c->ntable, tr = c->trump;
+    const int ls = c->tcard[0] >> 4;
+    t->ls = ls;
+    t->wi = trick_winner(c, nt);
+    t->ws = c->tcard[t->wi] >> 4;
+    t->wr = c->tcard[t->wi] & 15;
+    t->left = c->np - nt;
+    for (int k = 0; k < t->left; k++) {
+        const int q = seat_at(c, nt + k);
+        t->who[k] = q;
+        if (c->hand[q][ls]) { t->cs[k] = ls; t->cr[k] = topbit(c->hand[q][ls]); }
+        else if (tr >= 0 && c->hand[q][tr]) { t->cs[k] = tr; t->cr[k] = topbit(c->hand[q][tr]); }
+        else { t->cs[k] = -1; t->cr[k] = 0; }
+    }
+}
+
 /* holder of the strongest card of mask among the hands (-1 if none) */
 static inline int holder(const Ctx *c, int s, uint32_t mask) {
     return mask ? c->owner[s][topbit(mask)] : -1;
@@ -282,13 +299,12 @@ int tt_alloc(TT *t, size_t bytes);
 void tt_free(TT *t);
 void tt_clear(TT *t);
 void make_planes(const Ctx *c, uint64_t *k0, uint64_t *k1);
-void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip, int need);
+void tt_next_hint(Ctx *c, uint64_t sig, uint64_t k0, uint64_t k1, int skip, int need, int *hint);
 int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t rel[NSUITS], int *hint);
 void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint64_t k1, const uint16_t rel[NSUITS],
               int best);
 
 /* moves.c */
-void read_trick(const Ctx *c, Trick *t);
 void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]);
 int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv);
 

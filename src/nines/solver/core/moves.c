@@ -3,27 +3,9 @@
  *
  * The two play rules differ only in gen_legal: plain follow suit (Le Neuf, bridge) and
  * Elyigit's follow and beat, else trump and over-trump.  gen_moves then keeps one card per
- * run of equivalent cards (no other card in play between them).  read_trick reads the
- * trick in progress once a node, for the mid-trick cutoff and the move ordering alike.
+ * run of equivalent cards (no other card in play between them).
  */
 #include "core.h"
-
-CORE void read_trick(const Ctx *c, Trick *t) {
-    const int nt = c->ntable, tr = c->trump;
-    const int ls = c->tcard[0] >> 4;
-    t->ls = ls;
-    t->wi = trick_winner(c, nt);
-    t->ws = c->tcard[t->wi] >> 4;
-    t->wr = c->tcard[t->wi] & 15;
-    t->left = c->np - nt;
-    for (int k = 0; k < t->left; k++) {
-        const int q = seat_at(c, nt + k);
-        t->who[k] = q;
-        if (c->hand[q][ls]) { t->cs[k] = ls; t->cr[k] = topbit(c->hand[q][ls]); }
-        else if (tr >= 0 && c->hand[q][tr]) { t->cs[k] = tr; t->cr[k] = topbit(c->hand[q][tr]); }
-        else { t->cs[k] = -1; t->cr[k] = 0; }
-    }
-}
 
 /* The legal cards of player p now, per suit.  lrel receives the ranks whose identity
  * decided legality (Elyigit's "beat the best card on the table" makes ranks matter). */

@@ -13,6 +13,10 @@
 #include "core.h"
 #include "weights.h"
 
+#ifdef SOLVER_STATS
+#include <stdio.h> /* a developer's view of the search, on standard error */
+#endif
+
 /* widen rel so that no run of p's equivalent cards is split between relevant and not */
 HOT void extend_runs(const Ctx *c, int p, const uint16_t legal[NSUITS], uint16_t rel[NSUITS]) {
     for (int s = 0; s < NSUITS; s++) {
@@ -115,12 +119,8 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
     for (int i = 0; i < nm; i++) {
         if (i == 1 && ordered < 0) {
             int h2 = NO_MOVE;
-            if (nt == 0 && c->use_tt) { /* the first lead failed: next, the best card of the most alike entry */
-                /* looked up again: the search below the first lead may have stored into the
-                 * table, growing it (which moves buckets) or replacing entries */
-                const TTBucket *b = tt_find(c->tt, sig);
-                if (b) alike(c, b, k0, k1, &h2, mv[0].card, need);
-            }
+            /* the first lead failed: next, the best card of the most alike entry */
+            if (nt == 0 && c->use_tt) tt_next_hint(c, sig, k0, k1, mv[0].card, need, &h2);
             order_moves(c, p, mv + 1, nm - 1, h2, *killer, &tk);
         }
         const int card = mv[i].card, s = card >> 4, r = card & 15;

@@ -141,7 +141,7 @@ static inline int entry_hint(const Ctx *c, const TTEntry *e) {
     return s << 4 | topbit(above ? h & ((1u << lowbit(above)) - 1u) : h);
 }
 
-CORE void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip, int need) {
+static inline void alike(const Ctx *c, const TTBucket *b, uint64_t k0, uint64_t k1, int *hint, int skip, int need) {
     const int lmax = c->maxside[c->leader];
     /* the most alike entry; the leader's code in the key's bit planes, over every card */
     const uint64_t lead0 = (c->leader & 1) ? ~0ull : 0, lead1 = (c->leader & 2) ? ~0ull : 0;
@@ -265,4 +265,12 @@ CORE void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint
     }
     TTEntry *e = &b->e[slot];
     e->k0 = k0; e->k1 = k1; e->mask = mask; e->lb = lb; e->ub = ub; e->best = bm; e->hit = 0;
+}
+
+/* After the first lead failed: the best card of the most alike entry that names another card
+ * than skip.  Looked up again: the search below the first lead may have stored into the
+ * table, growing it (which moves buckets) or replacing entries. */
+CORE void tt_next_hint(Ctx *c, uint64_t sig, uint64_t k0, uint64_t k1, int skip, int need, int *hint) {
+    const TTBucket *b = tt_find(c->tt, sig);
+    if (b) alike(c, b, k0, k1, hint, skip, need);
 }
