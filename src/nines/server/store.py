@@ -36,6 +36,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from .migrate import upgrade
+
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
@@ -209,8 +211,9 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
-    def create_schema(self) -> None:
-        Base.metadata.create_all(self.engine)
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (safe when several processes start together)."""
+        upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
