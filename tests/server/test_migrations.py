@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -29,6 +30,7 @@ def _differences(url: str) -> list[object]:
         engine.dispose()
 
 
+@pytest.mark.databases
 def test_the_migrations_make_exactly_the_schema_the_models_describe(database_url: str) -> None:
     store = Store(database_url)
     store.migrate()
@@ -44,6 +46,7 @@ def test_the_migrations_form_one_line() -> None:
     assert [r.revision for r in script.walk_revisions()][-1] == migrate.BASELINE
 
 
+@pytest.mark.databases
 def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(database_url: str) -> None:
     old = create_engine(database_url)
     Base.metadata.create_all(old)  # how the server made its schema before migrations
@@ -76,13 +79,14 @@ store.close()
 """
 
 
+@pytest.mark.databases
 def test_several_processes_starting_together_on_an_empty_database_all_come_up(database_url: str) -> None:
     # the finding: two servers started at once on an empty database, one died with "table already exists"
     start_at = f"{time.time() + 2.0:.3f}"  # every process is loaded and waiting by then
     processes = [
         subprocess.Popen([sys.executable, "-c", STARTER, database_url, start_at],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={"PYTHONPATH": str(SRC)})
-        for _ in range(6)
+        for _ in range(4)
     ]
     failures = []
     for process in processes:
