@@ -10,13 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 
 from nines.server import migrate
-from nines.server.store import Base, Store, StoredSeat, StoredTable
+from nines.server.store import Base, Store, StoredSeat
 
 SRC = Path(migrate.__file__).parents[2]
 
@@ -48,14 +49,21 @@ def test_the_migrations_form_one_line() -> None:
 
 @pytest.mark.databases
 def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(database_url: str) -> None:
+    # how the server made its schema before migrations: create_all of the models of then, which are
+    # exactly the baseline revision's schema (without alembic_version)
     old = create_engine(database_url)
-    Base.metadata.create_all(old)  # how the server made its schema before migrations
+    with old.begin() as connection:
+        command.upgrade(migrate.alembic_config(connection), migrate.BASELINE)
+        connection.execute(text("DROP TABLE alembic_version"))
+        # a table stored by that older server (its columns only)
+        connection.execute(text(
+            "INSERT INTO nines_tables (id, game, preset, options, seed, hints, bot_delay_ms, public, invite, status, seq,"
+            " winners, created_at, updated_at) VALUES ('t1', 'neuf', NULL, '{}', 1, :yes, 0, :no, 'x', 'playing', 0, '[]',"
+            " :at, :at)"), {"yes": True, "no": False, "at": dt.datetime(2026, 1, 1)})
+        connection.execute(text(
+            "INSERT INTO nines_seats (table_id, seat, position, kind) VALUES ('t1', 'S', 0, 'open')"))
     old.dispose()
     store = Store(database_url)
-    table = StoredTable(id="t1", game="neuf", preset=None, options={}, seed=1, hints=True, bot_delay_ms=0, public=False,
-                        invite="x", status="playing", winners=[], created_at=dt.datetime(2026, 1, 1),
-                        seats=[StoredSeat("S", "open")])
-    store.insert_table(table)
     store.migrate()
     assert migrate.current(store.engine) == migrate.head()
     loaded = store.load_table("t1")

@@ -29,6 +29,7 @@ from sqlalchemy import (
     case,
     create_engine,
     event,
+    false,
     func,
     select,
     update,
@@ -93,7 +94,7 @@ class ActionRow(Base):
     by: Mapped[str] = mapped_column(String(4))  # the seat whose player decided
     action: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    stand_in: Mapped[bool] = mapped_column(Boolean, default=False)  # decided by a stand-in for the person
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # decided by a stand-in for the person
 
 
 class PersonRow(Base):
@@ -121,7 +122,7 @@ class DealStatRow(Base):
     exchanged: Mapped[bool | None] = mapped_column(Boolean)
     declared: Mapped[bool | None] = mapped_column(Boolean)
     points: Mapped[int | None] = mapped_column(Integer)
-    stand_in: Mapped[int] = mapped_column(Integer, default=0)  # decisions a stand-in made for the person
+    stand_in: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # decisions a stand-in made for the person
 
 
 class MatchStatRow(Base):
