@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from starlette.testclient import TestClient
 
 from nines.review import review_record
@@ -51,6 +52,7 @@ def test_a_deal_in_play_is_not_reviewed_and_a_finished_one_is_started_at_once(cl
         assert client.get(f"/api/tables/{table_id}/review/2").status_code == 403
 
 
+@pytest.mark.databases
 def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestClient) -> None:
     seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S", bot="random"), name="Dee", options={"start_score": 1})
     table_id = seated["table"]["id"]
