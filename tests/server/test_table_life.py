@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from nines.server.store import Store
 
-from .helpers import Socket, create_table, me_and_bots, pick
+from .helpers import Socket, create_table, me_and_bots, pick, state_of
 
 
 def info(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -70,11 +70,16 @@ def test_an_absent_person_is_stood_in_after_away_s_and_reclaims_the_seat(client:
         assert seen["last"]["by"] == "S"
         # she comes back: the seat is hers at her next decision, and the table waits for her
         with Socket(client, table_id, "S", token) as ann:
-            state = ann.my_turn()
-            seat = next(s for s in state["table"]["seats"] if s["seat"] == "S")
+            first = ann.next_state()
+            seat = next(s for s in first["table"]["seats"] if s["seat"] == "S")
             assert seat["stand_in"] is False and seat["connected"] is True
+            # (a stand-in's decision already under way when she came back may still land)
+            time.sleep(0.5)
+            waiting = state_of(client, table_id)
+            assert waiting["view"]["to_act"] == "S"
             time.sleep(1.5)
-            assert info(client, table_id)["seq"] == state["seq"]
+            assert state_of(client, table_id)["seq"] == waiting["seq"]
+            state = ann.receive_until(lambda m: m["type"] == "state" and m["seq"] == waiting["seq"])
             ann.send({"type": "act", "seq": state["seq"], "action": pick(state)})
             assert ann.receive_until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
         assert not any(a.seq == state["seq"] + 1 for a in stand_in_actions(database_url, table_id))
