@@ -48,7 +48,17 @@ from .messages import (
     TableInfo,
 )
 from .pubsub import Broker, TableEvent
-from .store import DealStat, MatchStat, SeatTaken, SeqConflict, Store, StoredAction, StoredSeat, StoredTable
+from .store import (
+    DealStat,
+    MatchStat,
+    SeatTaken,
+    SeqConflict,
+    Store,
+    StoredAction,
+    StoredSeat,
+    StoredTable,
+    StoreUnavailable,
+)
 
 DEFAULT_STAND_IN = "basic"
 
@@ -290,7 +300,7 @@ class TableManager:
                 await self.get(table_id)
             except TableError:
                 continue
-        await self.broker.start(self._on_remote)
+        await self.broker.start(self._on_remote, self._follow_all)
         self._watchdog = asyncio.create_task(self._watch(), name="tables-watchdog")
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
@@ -713,6 +723,8 @@ class TableManager:
 
     async def attach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
+            with contextlib.suppress(StoreUnavailable):  # shown as it is known here; followed when the store is back
+                await self._catch_up(table)  # events from other processes may have been lost (pub/sub outage)
             table.connections.add(connection)
             table.active_at = time.monotonic()
             if connection.seat is None:
@@ -867,6 +879,13 @@ class TableManager:
             await self._count_results(table)
             table.broadcast()
         table.wake.set()
+
+    async def _follow_all(self) -> None:
+        """Pub/sub came back after an outage: events sent meanwhile were lost, so every table this
+        process holds catches up from the store (seats, pace and moves) and shows its sockets."""
+        for table in list(self.tables.values()):
+            await self._on_remote(TableEvent(self.instance, table.id, table.seq, "seats"))
+        log.info("tables.followed", count=len(self.tables))
 
     # -- statistics ----------------------------------------------------------------------
 
