@@ -259,7 +259,7 @@ def test_partnership_values_carried_from_card_to_card_change_nothing(game: str, 
     the scores must be exactly those found without it."""
     record = first_deals(game, preset, seed=seed)
     (carried,) = review_record(record, 1).deals
-    import nines.review.cards as cards
+    from nines.review import cards
 
     monkeypatch.setattr(cards, "_next_value", lambda *args: None)
     (alone,) = review_record(record, 1).deals

@@ -7,9 +7,9 @@ with the best of them.
 
 from __future__ import annotations
 
+from ..solver import Position
 from .model import PlayReview
 from .rebuild import RebuiltDeal
-from ..solver import Position
 from .solving import Budget, Solvers, position
 
 __all__ = ["review_cards"]
