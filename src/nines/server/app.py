@@ -198,7 +198,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         database = "ok"
         try:
             await asyncio.to_thread(store.ping)
-        except Exception as error:  # reported, not raised: health says what is wrong
+        except Exception as error:  # noqa: BLE001 -- reported, not raised: health says what is wrong
             database = f"error: {type(error).__name__}"
         return {
             "status": "ok" if database == "ok" else "degraded",

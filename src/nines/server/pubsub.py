@@ -98,11 +98,11 @@ class RedisBroker:
                         continue
                     try:
                         await handler(event)
-                    except Exception:
+                    except Exception:  # noqa: BLE001 -- logged; one bad event must not stop the subscription
                         log.exception("pubsub.handler_failed", table=event.table, seq=event.seq)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception:  # noqa: BLE001 -- logged, then the subscription reconnects
                 log.exception("pubsub.disconnected")
                 await asyncio.sleep(1.0)
 
