@@ -77,6 +77,7 @@ class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() an
     HINTS_OFF = "hints_off"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # e.g. the seat was taken by someone else
+    UNAVAILABLE = "unavailable"  # the database cannot be reached just now: nothing was done, try again
 
 
 class SeatInfo(BaseModel):
