@@ -121,7 +121,7 @@ def test_contract_values_against_the_first_lead() -> None:
     assert set(contract.by_trump) == {"S", "H", "D", "C"}
     # the defender's best at the first lead is what the declaring side cannot take
     first = deal.plays[0]
-    assert first.seat not in (contract.declarer,) and contract.by_trump[contract.trump] == 9 - first.best
+    assert first.seat != contract.declarer and contract.by_trump[contract.trump] == 9 - first.best
     assert contract.to_json()["value"] == contract.by_trump[contract.trump]
 
 
