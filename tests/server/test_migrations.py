@@ -59,7 +59,7 @@ def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(datab
         connection.execute(text(
             "INSERT INTO nines_tables (id, game, preset, options, seed, hints, bot_delay_ms, public, invite, status, seq,"
             " winners, created_at, updated_at) VALUES ('t1', 'neuf', NULL, '{}', 1, :yes, 0, :no, 'x', 'playing', 0, '[]',"
-            " :at, :at)"), {"yes": True, "no": False, "at": dt.datetime(2026, 1, 1)})
+            " :at, :at)"), {"yes": True, "no": False, "at": dt.datetime(2026, 1, 1, tzinfo=dt.UTC).replace(tzinfo=None)})
         connection.execute(text(
             "INSERT INTO nines_seats (table_id, seat, position, kind) VALUES ('t1', 'S', 0, 'open')"))
     old.dispose()

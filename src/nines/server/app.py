@@ -385,9 +385,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if isinstance(error, WebSocketDisconnect):
                 return
             code = error.code if isinstance(error, TableError) else ErrorCode.MALFORMED
-            text = error.message if isinstance(error, TableError) else "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}"
+            reason = error.message if isinstance(error, TableError) else "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}"
             with contextlib.suppress(Exception):
-                await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+                await websocket.send_text(ErrorMessage(code=code, message=reason).model_dump_json())
                 await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
             return
         conn = SocketConnection(websocket, seat)

@@ -174,9 +174,10 @@ class TableDriver:
         await self.manager.commit_for(table, seq, step.seat, decision.action, stand_in=step.stand_in, why=step.why)
 
 
-async def _wait(event: asyncio.Event, timeout: float | None) -> None:
-    if timeout is None:
+async def _wait(event: asyncio.Event, seconds: float | None) -> None:
+    """Until ``event`` is set, or ``seconds`` pass (``None``: no limit)."""
+    if seconds is None:
         await event.wait()
         return
     with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout=timeout)
+        await asyncio.wait_for(event.wait(), timeout=seconds)

@@ -434,7 +434,7 @@ class TableManager:
         )
         self._set_seats(table, stored.seats)
         now = time.monotonic()
-        table.seen_at = {s: now for s in table.people_seats()}  # everyone gets the grace period afresh
+        table.seen_at = dict.fromkeys(table.people_seats(), now)  # everyone gets the grace period afresh
         table.watched_until = now + self.config.watch_grace_s
         if stored.actions:
             a = stored.actions[-1]
@@ -667,7 +667,7 @@ class TableManager:
                     table.next_table = new.id
                 else:  # another process made it first
                     table.next_table = await asyncio.to_thread(self.store.next_table_of, table.id)
-                table.again_answers = {s: "asked" for s in table.people_seats()}
+                table.again_answers = dict.fromkeys(table.people_seats(), "asked")
         assert table.next_table is not None
         new = await self.get(table.next_table)
         token = None
@@ -861,7 +861,7 @@ class TableManager:
         if self.broker.shared:
             try:
                 await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind))
-            except Exception:
+            except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 
     async def _on_remote(self, event: TableEvent) -> None:
