@@ -80,3 +80,19 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
     assert today["deals"] == len(mine) and today["average_lost"] == review["average_lost"]
     # the computer players' seats have no person: nothing is kept for them
     assert client.get("/api/people/random/stats").json()["games"] == {}
+
+
+def test_the_review_pool_can_work_in_processes() -> None:
+    from nines.games import get_game
+    from nines.server.review import ReviewJob, Reviews, run_job
+
+    from ..review.records import first_deals
+
+    record = first_deals("neuf", "newfoundland-partners", seed=3)
+    options = get_game("neuf").options_from_record(record["options"])
+    job = ReviewJob("t", 1, "neuf", options, (record["deals"][0],))
+    reviews = Reviews(processes=True, workers=1)
+    try:
+        assert reviews.submit(job).result(timeout=120) == run_job(job)
+    finally:
+        reviews.close()
