@@ -96,3 +96,14 @@ def test_the_review_pool_can_work_in_processes() -> None:
         assert reviews.submit(job).result(timeout=120) == run_job(job)
     finally:
         reviews.close()
+
+
+def test_a_finished_rummy_hand_gets_the_experts_opinion(client: TestClient) -> None:
+    seated = create_table(client, "rummy", me_and_bots(["1", "2"], None), options={"players": 2}, seed=6)
+    table_id = seated["table"]["id"]
+    wait_for(client, table_id, lambda s: s["view"]["deal_number"] > 1 or s["table"]["status"] == "over")
+    response = client.get(f"/api/tables/{table_id}/review/1")
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["game"] == "rummy" and "not a proof" in data["measure"]
+    assert data["discards"] and all(d["seat"] in ("1", "2") for d in data["discards"])
