@@ -26,6 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
+from ..randomness import DealSource, MatchSecret, rng_for
+
 __all__ = [
     "RulesError",
     "IllegalAction",
@@ -88,10 +90,13 @@ class GameState(ABC):
 
     game_id: ClassVar[str]
 
-    def __init__(self, options: Any, seed: int) -> None:
+    def __init__(self, options: Any, seed: DealSource) -> None:
         self.options = options
-        self.seed = seed
-        self.rng = random.Random(seed)
+        # Deals come from an int seed (reproducible: simulations, tournaments, analysis,
+        # solo practice) or a match secret (tables where people hide cards from each other).
+        self.seed: int | None = None if isinstance(seed, MatchSecret) else seed
+        self.secret: MatchSecret | None = seed if isinstance(seed, MatchSecret) else None
+        self.rng: random.Random = rng_for(seed)
         # (seat that acted, action) in order, for the whole match: the event log.
         self.log: list[tuple[str, Action]] = []
         # the deals (hands) of the match so far, the last one in progress
@@ -122,6 +127,24 @@ class GameState(ABC):
     @abstractmethod
     def why_illegal(self, action: Action) -> str:
         """One sentence saying why ``action`` is not legal now and what is."""
+
+    @property
+    def deal_source(self) -> DealSource:
+        """What the deals come from, to start the same match again (``new_match(options, deal_source)``)."""
+        return self.secret if self.secret is not None else self.seed  # type: ignore[return-value]
+
+    def source_record(self) -> dict[str, Any]:
+        """The record fields that say where the deals came from.
+
+        ``{"seed": N}`` for a seeded match.  A match dealt from a secret records
+        ``"seed": null`` and, once the match is over and only then, ``"secret"`` (64
+        hexadecimal digits): until the end it would show every hidden card.
+        """
+        if self.secret is None:
+            return {"seed": self.seed}
+        if self.is_over:
+            return {"seed": None, "secret": self.secret.hex()}
+        return {"seed": None}
 
     @property
     def is_over(self) -> bool:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     case,
     create_engine,
     event,
+    false,
     func,
     select,
     update,
@@ -52,7 +53,9 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     preset: Mapped[str | None] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a chosen seed: solo practice only
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the match secret (hex) of every other table
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     hints: Mapped[bool] = mapped_column(Boolean)
     bot_delay_ms: Mapped[int] = mapped_column(Integer)
     public: Mapped[bool] = mapped_column(Boolean)
@@ -62,6 +65,7 @@ class TableRow(Base):
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # kept once the match is over
 
 
 class SeatRow(Base):
@@ -149,7 +153,7 @@ class StoredTable:
     game: str
     preset: str | None
     options: dict[str, Any]
-    seed: int
+    seed: int | None
     hints: bool
     bot_delay_ms: int
     public: bool
@@ -159,6 +163,12 @@ class StoredTable:
     created_at: dt.datetime
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+    secret: str | None = None
+    """The match secret in hexadecimal (every table but solo practice, whose deals come from ``seed``)."""
+    practice: bool = False
+    """Solo practice: a chosen seed, no other person at the table, left out of statistics."""
+    record: dict[str, Any] | None = None
+    """The record of a finished match, stored when it ended (served as is, never replayed per request)."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +241,8 @@ class Store:
                     preset=table.preset,
                     options=table.options,
                     seed=table.seed,
+                    secret=table.secret,
+                    practice=table.practice,
                     hints=table.hints,
                     bot_delay_ms=table.bot_delay_ms,
                     public=table.public,
@@ -273,6 +285,9 @@ class Store:
                 preset=row.preset,
                 options=dict(row.options),
                 seed=row.seed,
+                secret=row.secret,
+                practice=bool(row.practice),
+                record=row.record,
                 hints=row.hints,
                 bot_delay_ms=row.bot_delay_ms,
                 public=row.public,
@@ -319,10 +334,13 @@ class Store:
         except IntegrityError as error:
             raise SeqConflict(f"move {action.seq} of table {table_id} was already stored") from error
 
-    def mark_over(self, table_id: str, winners: Sequence[str]) -> None:
+    def mark_over(self, table_id: str, winners: Sequence[str], record: dict[str, Any] | None = None) -> None:
+        """The match is over: its winners and (kept to be served as is) its record."""
         with self._session.begin() as session:
             session.execute(
-                update(TableRow).where(TableRow.id == table_id).values(status="over", winners=list(winners), updated_at=_now())
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(status="over", winners=list(winners), record=record, updated_at=_now())
             )
 
     def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
