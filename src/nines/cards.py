@@ -1,6 +1,6 @@
 """Cards, suits, ranks, decks and their notation, shared by all three games.
 
-Notation (a contract other tools rely on, see DESIGN.md):
+Notation (a contract other tools rely on, described for people in docs/notation.md):
 
 * a card is rank then suit: ranks ``A 2 3 4 5 6 7 8 9 T J Q K``, suits ``S H D C``;
   the printed joker is ``JK``.  Parsing is case-insensitive and also accepts ``10``

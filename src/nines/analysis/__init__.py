@@ -5,7 +5,7 @@ Ray), resume, compute features, fit models and write a report folder.
   Elyigit's Nines, and seed 003's claim about voids, nines and long suits tested;
 * :func:`analyze_neuf`: what Le Neuf's exchange gains, and what trumps do to the spread.
 
-The conventions (who declares, who leads, what is solved) are in RULES.md, "Analysis".
+The conventions (who declares, who leads, what is solved) are in docs/analysis/method.md.
 The names below load on first use, so that ``nines`` starts without numpy, polars and
 matplotlib unless it analyses.
 """

@@ -1,6 +1,6 @@
 """Elyigit's Nines: deal, solve every trump, and describe the declarer's and the dummy's hands.
 
-Convention (RULES.md, "Analysis"): **N declares, S is the dummy, E leads** (the defender on
+Convention (docs/analysis/method.md): **N declares, S is the dummy, E leads** (the defender on
 the declarer's left, the game's standard first lead).  Each deal is solved exactly once for
 each trump suit, all nine tricks played out; the number kept is the tricks of the
 declaring side NS.  Deals are uniformly random, so one fixed declarer loses nothing: every

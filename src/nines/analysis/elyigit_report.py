@@ -4,7 +4,7 @@ Seed 003: "Solved exactly over many thousands of deals, the features that predic
 not the ones card sense reaches for. A void is the most valuable thing on your hand, and a
 nine is next. Long suits are worth almost nothing."
 
-The models (RULES.md, "Analysis"): least squares of the declaring side's exact tricks on the
+The models (docs/analysis/method.md): least squares of the declaring side's exact tricks on the
 features of the declarer's nine cards (:data:`.elyigit.HAND_FEATURES`), errors
 cluster-robust by deal, in two views of the trump suit:
 

@@ -1,6 +1,6 @@
 """Le Neuf: what the exchange with the spare hand is worth, and what trumps do to the tricks.
 
-Convention (RULES.md, "Analysis"): **E deals, so S, on the dealer's left, is the first
+Convention (docs/analysis/method.md): **E deals, so S, on the dealer's left, is the first
 offered the exchange and leads the first trick.**  Each deal is solved exactly for each
 trump asked (by default the whole cycle H D C S and no trumps):
 

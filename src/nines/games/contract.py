@@ -1,6 +1,6 @@
 """The contract every game implements: options, state, actions, errors, views, records.
 
-Written once here and used by every game (see DESIGN.md, "The game contract"):
+Written once here and used by every game (records: docs/records.md; notation: docs/notation.md):
 
 * **Options** are a frozen dataclass per game; :func:`options_from_mapping` builds one
   from loose text (command line, web form, record) and refuses unknown names.

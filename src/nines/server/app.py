@@ -44,6 +44,7 @@ from .messages import (
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
 from .replay import deal_frames, match_record
+from .review import Reviews, review_job
 from .store import Store
 from .tables import Table, TableError, TableManager
 
@@ -131,6 +132,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     instance = config.instance or uuid.uuid4().hex[:8]
     store = Store(config.database_url)
     manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
+    reviews = Reviews()
+    manager.action_listeners.append(reviews.after_action)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -144,12 +147,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             await manager.stop()
+            reviews.close()
             store.close()
             log.info("server.stopped", instance=instance)
 
     app = FastAPI(title="Nines", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.store = store
     app.state.manager = manager
+    app.state.reviews = reviews
     app.state.config = config
 
     @app.middleware("http")
@@ -272,6 +277,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = await manager.get(table_id)
         async with table.lock:
             return deal_frames(table, deal)
+
+    @app.get("/api/tables/{table_id}/review/{deal}")
+    async def table_review(table_id: str, deal: int) -> dict[str, Any]:
+        """A finished deal reviewed by the exact solver (see docs/review.md); refused while it is in play."""
+        table = await manager.get(table_id)
+        async with table.lock:
+            job = review_job(table, deal)
+        return await reviews.get(job)
 
     # -- people ----------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import hmac
 import random
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -176,6 +177,8 @@ class TableManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self._closing = False
+        self.action_listeners: list[Callable[[Table], None]] = []
+        """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -470,6 +473,8 @@ class TableManager:
             await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
+        for listener in self.action_listeners:
+            listener(table)
         table.broadcast()
 
     async def _catch_up(self, table: Table, force: bool = False) -> bool:

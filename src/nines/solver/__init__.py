@@ -8,7 +8,7 @@
   ``form="individual"`` each seat's paranoid value against the other three.
 
 Positions may be endings (equal hands) or a trick in progress (``played``).  The search is
-compiled C (:mod:`nines.solver._core`); see RULES.md, chapter "Exact solver", for the conventions and
+compiled C (:mod:`nines.solver._core`); see docs/solver.md for the conventions and
 the techniques.
 
 >>> from nines.cards import parse_deal

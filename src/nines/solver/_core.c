@@ -9,7 +9,7 @@
  * clockwise 0..np-1.  The two sides are MAX (the side whose tricks are counted) and
  * MIN; for a paranoid value MAX is one player alone.
  *
- * The search (see rules/solver.md):
+ * The search (see docs/solver.md):
  *   - zero-window searches "can MAX take at least t of the remaining tricks?" driven
  *     from a guess (MTD style), each a plain boolean alpha-beta;
  *   - at each trick boundary: sure tricks of the side on lead and a sure trick for the
@@ -125,7 +125,7 @@ typedef struct {
     uint8_t n;     /* entries in use */
     uint8_t next;  /* where the replacement looks next when full (a clock) */
     uint8_t pad[4];
-    TTEntry e[WAYS]; /* compared one by one (see RULES.md: a quick filter read first was slower) */
+    TTEntry e[WAYS]; /* compared one by one (see docs/solver.md: a quick filter read first was slower) */
     uint8_t pad2[(2048 - (16 + 32 * WAYS) % 2048) % 2048];
 } TTBucket;
 
