@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from starlette.testclient import TestClient
 
 from nines.server.store import Store
 
 from .helpers import Socket, create_table, pick, state_of, wait_for
+
+pytestmark = pytest.mark.databases
 
 
 def test_two_servers_share_a_table_through_redis(make_client: Callable[..., TestClient], redis_url: str, database_url: str) -> None:

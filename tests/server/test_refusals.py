@@ -88,6 +88,7 @@ def test_illegal_moves_are_refused_with_the_rules_reason(client: TestClient, tab
     unchanged(client, table)
 
 
+@pytest.mark.databases
 def test_stale_and_repeated_messages_are_refused(client: TestClient, table: dict[str, Any]) -> None:
     seq = table["state"]["seq"]
     action = table["state"]["view"]["legal"][0]

@@ -137,7 +137,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(store.create_schema)
+        await asyncio.to_thread(store.migrate)
         await manager.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
                  pubsub="redis" if config.redis_url else "local")

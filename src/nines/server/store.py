@@ -37,6 +37,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from .migrate import upgrade
+
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
@@ -207,6 +209,8 @@ class Store:
     """The database behind the server."""
 
     def __init__(self, url: str) -> None:
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3, the driver the project installs
         self.url = url
         connect_args: dict[str, Any] = {}
         if url.startswith("sqlite"):
@@ -214,13 +218,15 @@ class Store:
             if path and path != ":memory:" and not url.startswith("sqlite://:"):
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             connect_args["timeout"] = 30
-        self.engine: Engine = create_engine(url, connect_args=connect_args, future=True)
+        # a connection the database dropped (a restart, an outage) is noticed and replaced before use
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
-    def create_schema(self) -> None:
-        Base.metadata.create_all(self.engine)
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (safe when several processes start together)."""
+        upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

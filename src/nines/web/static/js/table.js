@@ -9,6 +9,7 @@ import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
+import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -399,7 +400,7 @@ export class TableShell {
   showSummary(deal) {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
-    const body = h("div", {}, this.renderer.summary(chosen, this.context()));
+    const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
     const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
@@ -534,9 +535,12 @@ export class TableShell {
     openDialog(t("replay.title"), body, { closeLabel: t("summary.continue"), className: "replay-dialog" });
     let data = null;
     let step = 0;
+    let review = null;
     const load = async (deal) => {
       data = await api.replay(this.tableId, deal);
       step = 0;
+      review = null;
+      loadReview(this.tableId, deal).then((loaded) => { if (data.deal === deal) { review = loaded; drawFrame(); } }).catch(() => {});
       drawFrame();
     };
     const drawFrame = () => {
@@ -560,6 +564,8 @@ export class TableShell {
       fill(body, controls,
         frame.action ? h("p", { class: "replay-move" }, `${seatName(frame.seat)}: `, h("code", {}, frame.action)) : null,
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
+        stepValues(review, data.record, step),
+        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
     try { await load(1); } catch (error) { body.textContent = error.message; }
