@@ -49,17 +49,24 @@ def test_the_migrations_form_one_line() -> None:
 @pytest.mark.databases
 def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(database_url: str) -> None:
     old = create_engine(database_url)
-    Base.metadata.create_all(old)  # how the server made its schema before migrations
+    with old.connect() as connection:
+        # the schema the server made with create_all before migrations: the baseline revision, unstamped
+        from alembic import command
+
+        command.upgrade(migrate.alembic_config(connection), migrate.BASELINE)
+        connection.execute(text("DROP TABLE alembic_version"))
+        connection.execute(text(
+            "INSERT INTO nines_tables (id, game, preset, options, seed, hints, bot_delay_ms, public, invite, status, seq,"
+            " winners, created_at, updated_at) VALUES ('t1', 'neuf', NULL, '{}', 1, true, 0, false, 'x', 'playing', 0,"
+            " '[]', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+        connection.execute(text("INSERT INTO nines_seats (table_id, seat, position, kind) VALUES ('t1', 'S', 0, 'open')"))
+        connection.commit()
     old.dispose()
     store = Store(database_url)
-    table = StoredTable(id="t1", game="neuf", preset=None, options={}, seed=1, hints=True, bot_delay_ms=0, public=False,
-                        invite="x", status="playing", winners=[], created_at=dt.datetime(2026, 1, 1),
-                        seats=[StoredSeat("S", "open")])
-    store.insert_table(table)
     store.migrate()
     assert migrate.current(store.engine) == migrate.head()
     loaded = store.load_table("t1")
-    assert loaded is not None and loaded.seats == [StoredSeat("S", "open")]
+    assert loaded is not None and loaded.seats == [StoredSeat("S", "open")] and loaded.seed == 1
     store.migrate()  # running it again changes nothing
     with store.engine.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1

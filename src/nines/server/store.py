@@ -55,7 +55,9 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     preset: Mapped[str | None] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)  # a chosen seed: solo practice only
+    # a table is dealt from its secret when it has one (0 is stored here then), else from this seed
+    # (solo practice, and tables stored before secrets existed)
+    seed: Mapped[int] = mapped_column(Integer)
     secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the match secret (hex) of every other table
     practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     hints: Mapped[bool] = mapped_column(Boolean)
@@ -246,7 +248,7 @@ class Store:
                     game=table.game,
                     preset=table.preset,
                     options=table.options,
-                    seed=table.seed,
+                    seed=table.seed if table.seed is not None else 0,
                     secret=table.secret,
                     practice=table.practice,
                     hints=table.hints,
@@ -290,7 +292,7 @@ class Store:
                 game=row.game,
                 preset=row.preset,
                 options=dict(row.options),
-                seed=row.seed,
+                seed=row.seed if row.secret is None else None,
                 secret=row.secret,
                 practice=bool(row.practice),
                 record=row.record,
