@@ -132,7 +132,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     instance = config.instance or uuid.uuid4().hex[:8]
     store = Store(config.database_url)
     manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
-    reviews = Reviews()
+    reviews = Reviews(store)
     manager.action_listeners.append(reviews.after_action)
 
     @contextlib.asynccontextmanager

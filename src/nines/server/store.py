@@ -121,6 +121,23 @@ class DealStatRow(Base):
     points: Mapped[int | None] = mapped_column(Integer)
 
 
+class ReviewStatRow(Base):
+    """One person's cards in one reviewed deal: how many they chose, how many cost tricks, the tricks lost."""
+
+    __tablename__ = "nines_review_stats"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
+    person: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    cards: Mapped[int] = mapped_column(Integer)
+    errors: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    unscored: Mapped[int] = mapped_column(Integer)
+    reviewed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
 class MatchStatRow(Base):
     __tablename__ = "nines_match_stats"
 
@@ -188,6 +205,21 @@ class DealStat:
     exchanged: bool | None = None
     declared: bool | None = None
     points: int | None = None
+
+
+@dataclass(frozen=True)
+class ReviewStat:
+    """A person's cards in a reviewed deal (:mod:`nines.review`): chosen, costly, tricks lost, unscored."""
+
+    table_id: str
+    deal: int
+    seat: str
+    person: str
+    game: str
+    cards: int
+    errors: int
+    lost: int
+    unscored: int = 0
 
 
 @dataclass(frozen=True)
@@ -469,7 +501,52 @@ class Store:
                 )
                 entry["matches"] = int(n)
                 entry["matches_won"] = int(won or 0)
+        # the review (nines.review): tricks lost per deal to costly cards, over time
+        reviewed = self.person_review_stats(name)
+        for game, entry in out.items():
+            entry["review"] = reviewed.get(game)
         return out
+
+    def add_review_stats(self, stats: Iterable[ReviewStat]) -> int:
+        """Store reviewed deals not stored yet (derived data: storing twice is harmless)."""
+        added = 0
+        with self._session.begin() as session:
+            for stat in stats:
+                if session.get(ReviewStatRow, (stat.table_id, stat.deal, stat.seat)) is None:
+                    session.add(ReviewStatRow(**stat.__dict__))
+                    added += 1
+        return added
+
+    def person_review_stats(self, name: str, days: int = 30) -> dict[str, dict[str, Any]]:
+        """Per game: reviewed deals, average tricks lost per deal to costly cards, and the same day by day
+        (the last ``days`` days with a reviewed deal, oldest first)."""
+        out: dict[str, dict[str, Any]] = {}
+        with self._session() as session:
+            rows = session.execute(
+                select(ReviewStatRow.game, ReviewStatRow.reviewed_at, ReviewStatRow.lost, ReviewStatRow.errors, ReviewStatRow.cards)
+                .where(ReviewStatRow.person == name)
+                .order_by(ReviewStatRow.reviewed_at)
+            ).all()
+        for game, when, lost, errors, cards in rows:
+            entry = out.setdefault(game, {"deals": 0, "lost": 0, "errors": 0, "cards": 0, "days": {}})
+            entry["deals"] += 1
+            entry["lost"] += lost
+            entry["errors"] += errors
+            entry["cards"] += cards
+            day = entry["days"].setdefault(when.date().isoformat(), [0, 0])
+            day[0] += 1
+            day[1] += lost
+        return {
+            game: {
+                "deals": e["deals"],
+                "average_lost": _round(e["lost"] / e["deals"]),
+                "costly_cards_per_deal": _round(e["errors"] / e["deals"]),
+                "by_day": [
+                    {"day": day, "deals": n, "average_lost": _round(lost / n)} for day, (n, lost) in list(e["days"].items())[-days:]
+                ],
+            }
+            for game, e in out.items()
+        }
 
     def people(self, limit: int = 100) -> list[str]:
         with self._session() as session:
