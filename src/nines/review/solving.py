@@ -44,7 +44,7 @@ TABLE_MB = 32
 """Transposition table of each solver: ample for one deal, and there may be one per seat."""
 
 
-def budget_for(form: str, max_nodes: int | None | str = "default") -> int | None:
+def budget_for(form: str, max_nodes: int | str | None = "default") -> int | None:
     """The node budget of a deal of ``form``: ``"default"`` takes :data:`DEFAULT_BUDGETS`."""
     if max_nodes == "default":
         return DEFAULT_BUDGETS.get(form)

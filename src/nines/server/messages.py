@@ -64,7 +64,7 @@ CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 # -- server -> client ----------------------------------------------------------------
 
 
-class ErrorCode(str, enum.Enum):
+class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() and format() of a code
     """Why a message was refused; the state is unchanged after every one of these."""
 
     MALFORMED = "malformed"  # not JSON, or not one of the messages above
@@ -77,6 +77,7 @@ class ErrorCode(str, enum.Enum):
     HINTS_OFF = "hints_off"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # e.g. the seat was taken by someone else
+    UNAVAILABLE = "unavailable"  # the database cannot be reached just now: nothing was done, try again
 
 
 class SeatInfo(BaseModel):

@@ -33,8 +33,8 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Engine, ExceptionContext
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from .migrate import upgrade
@@ -231,6 +231,10 @@ class MatchStat:
     won: bool
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be reached (stopped, restarting, unreachable): nothing was stored; try again later."""
+
+
 class SeqConflict(Exception):
     """Another writer stored an action with this sequence number first."""
 
@@ -256,6 +260,7 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        event.listen(self.engine, "handle_error", _unavailable)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
@@ -567,6 +572,17 @@ def _round(value: Any) -> float | None:
 
 def _rate(count: Any, total: Any) -> float | None:
     return None if not total else round(float(count or 0) / float(total), 3)
+
+
+def _unavailable(context: ExceptionContext) -> BaseException | None:
+    """A database that cannot be reached raises :class:`StoreUnavailable`, a refusal callers can name;
+    other errors (a broken rule of the schema, a bug) stay what they are."""
+    if context.is_pre_ping:
+        return None  # the pool replaces the dropped connection itself
+    error = context.sqlalchemy_exception
+    if isinstance(error, OperationalError | InterfaceError) or context.is_disconnect:
+        return StoreUnavailable(f"the database cannot be reached: {type(context.original_exception).__name__}")
+    return None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -44,7 +44,17 @@ from .messages import (
     TableInfo,
 )
 from .pubsub import Broker, TableEvent
-from .store import DealStat, MatchStat, SeatTaken, SeqConflict, Store, StoredAction, StoredSeat, StoredTable
+from .store import (
+    DealStat,
+    MatchStat,
+    SeatTaken,
+    SeqConflict,
+    Store,
+    StoreUnavailable,
+    StoredAction,
+    StoredSeat,
+    StoredTable,
+)
 
 CLAIM_TTL_S = 20
 
@@ -191,7 +201,7 @@ class TableManager:
             except TableError:
                 continue
             self._schedule_bot(table)
-        await self.broker.start(self._on_remote)
+        await self.broker.start(self._on_remote, self._follow_all)
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
     async def stop(self) -> None:
@@ -398,6 +408,8 @@ class TableManager:
 
     async def attach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
+            with contextlib.suppress(StoreUnavailable):  # shown as it is known here; followed when the store is back
+                await self._catch_up(table)  # events from other processes may have been lost (pub/sub outage)
             table.connections.add(connection)
             if connection.seat is None:
                 connection.send(table.state_for(None))
@@ -497,7 +509,7 @@ class TableManager:
         if self.broker.shared:
             try:
                 await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind))
-            except Exception:
+            except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 
     async def _on_remote(self, event: TableEvent) -> None:
@@ -516,6 +528,13 @@ class TableManager:
             await self._count_results(table)
             table.broadcast()
         self._schedule_bot(table)
+
+    async def _follow_all(self) -> None:
+        """Pub/sub came back after an outage: events sent meanwhile were lost, so every table this
+        process holds catches up from the store (seats, pace and moves) and shows its sockets."""
+        for table in list(self.tables.values()):
+            await self._on_remote(TableEvent(self.instance, table.id, table.seq, "seats"))
+        log.info("tables.followed", count=len(self.tables))
 
     # -- statistics ----------------------------------------------------------------------
 
@@ -647,7 +666,7 @@ class TableManager:
                 await self._publish(table, "action")
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception:  # noqa: BLE001 -- logged; a failing computer player must not kill the server
             log.exception("bot.failed", table=table.id)
 
 
