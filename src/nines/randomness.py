@@ -48,8 +48,8 @@ class MatchSecret:
     key: bytes
 
     def __post_init__(self) -> None:
-        if not isinstance(self.key, bytes) or len(self.key) != SECRET_BYTES:
-            raise ValueError(f"a match secret is {SECRET_BYTES} bytes, not {len(self.key) if isinstance(self.key, bytes) else type(self.key).__name__}")
+        if len(self.key) != SECRET_BYTES:
+            raise ValueError(f"a match secret is {SECRET_BYTES} bytes, not {len(self.key)}")
 
     @classmethod
     def new(cls) -> MatchSecret:
