@@ -139,6 +139,8 @@ class TableInfo(BaseModel):
     paused: bool = False
     moved_ago_s: int | None = None  # seconds since the last move (or since the table was made)
     again: AgainInfo | None = None
+    practice: bool = False
+    """Solo practice: dealt from a seed the creator chose, with no other person seated; left out of statistics."""
 
 
 class LastAction(BaseModel):
@@ -215,6 +217,8 @@ class CreateTable(Strict):
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
     public: bool = False  # private unless made public: only public tables' open seats are listed
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    """Solo practice only (every seat yourself or a computer player): deals repeatable from this seed.
+    Without it the deals come from a secret drawn for the match and revealed in its finished record."""
     clock_s: int | None = Field(default=None, ge=1, le=3600)  # seconds a person has for each decision
     away_s: int | None = Field(default=None, ge=1, le=86400)  # disconnected this long: a stand-in plays
     stand_in: str | None = Field(default=None, max_length=40)  # the computer player standing in (basic)

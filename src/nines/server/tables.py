@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from ..bots import Player, make_player
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
+from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .describe import players_for
@@ -107,7 +108,7 @@ class Table:
     state: GameState
     preset: str | None
     options: dict[str, Any]
-    seed: int
+    source: DealSource  # a match secret, or the chosen seed of solo practice (never shown while playing)
     hints: bool
     bot_delay_ms: int
     public: bool
@@ -139,6 +140,7 @@ class Table:
     watched_until: float = 0.0  # a table asked for over HTTP counts as watched until then
     active_at: float = field(default_factory=time.monotonic)  # last move or visit (for closing idle tables)
     _stand_in_players: dict[str, Player] = field(default_factory=dict)
+    practice: bool = False  # solo practice from a chosen seed: left out of statistics
 
     @property
     def seq(self) -> int:
@@ -196,7 +198,7 @@ class Table:
     def stand_in_player(self, seat: str) -> Player:
         player = self._stand_in_players.get(seat)
         if player is None:
-            player = make_player(self.stand_in_bot, self.spec.id, random.Random(f"{self.seed}:{seat}:stand-in"))
+            player = seat_player(self, seat, self.stand_in_bot, role="stand-in")
             self._stand_in_players[seat] = player
         return player
 
@@ -244,6 +246,7 @@ class Table:
             paused=self.status == "playing" and self.paused(now),
             moved_ago_s=max(0, int((_utcnow() - moved).total_seconds())),
             again=self.again_info(),
+            practice=self.practice,
         )
 
     def state_for(self, seat: str | None, info: TableInfo | None = None, views: dict[str | None, dict[str, Any]] | None = None) -> StateMessage:
@@ -406,7 +409,7 @@ class TableManager:
         try:
             spec = get_game(stored.game)
             options = spec.options_from_record(stored.options)
-            state = spec.new_match(options, stored.seed)
+            state = spec.new_match(options, _deal_source(stored))
             for action in stored.actions:
                 state.apply(state.parse_action(action.action), by=action.by)
         except (UnknownGame, RulesError) as error:
@@ -418,7 +421,7 @@ class TableManager:
             state=state,
             preset=stored.preset,
             options=stored.options,
-            seed=stored.seed,
+            source=state.deal_source,
             hints=stored.hints,
             bot_delay_ms=stored.bot_delay_ms,
             public=stored.public,
@@ -431,6 +434,7 @@ class TableManager:
             stand_ins={a.seq: a.by for a in stored.actions if a.stand_in},
             moved_at=stored.updated_at,
             next_table=stored.next_table,
+            practice=stored.practice,
         )
         self._set_seats(table, stored.seats)
         now = time.monotonic()
@@ -455,7 +459,7 @@ class TableManager:
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
-        return make_player(name, table.spec.id, random.Random(f"{table.seed}:{seat}:{name}"))
+        return seat_player(table, seat, name)
 
     async def listed(self) -> list[tuple[TableInfo, str]]:
         """Public tables still being played and not closed for idleness, most recently active first
@@ -492,8 +496,17 @@ class TableManager:
             options = spec.options(request.preset, request.options)
         except (UnknownGame, RulesError) as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**31 - 1)
-        seats_order = spec.new_match(options, seed).seats
+        practice = request.seed is not None
+        if practice and any(choice.kind not in ("me", "bot") for choice in request.seats.values()):
+            # Fair deals: whoever chooses the seed knows every hand, so a seed is for solo practice only.
+            raise TableError(
+                ErrorCode.MALFORMED,
+                "a chosen seed lets whoever chose it know every hand, so it is only for solo practice: "
+                "fill every seat with yourself or computer players (no open seat), or leave the seed out",
+            )
+        secret = None if practice else MatchSecret.new()
+        source: DealSource = secret if secret is not None else request.seed  # type: ignore[assignment]
+        seats_order = spec.new_match(options, source).seats
         if set(request.seats) != set(seats_order):
             raise TableError(
                 ErrorCode.MALFORMED,
@@ -524,7 +537,8 @@ class TableManager:
             else:
                 stored_seats.append(StoredSeat(seat, "open"))
         table = await self._insert(
-            spec, request.preset or spec.default_preset, options_to_dict(options), seed, stored_seats,
+            spec, request.preset or spec.default_preset, options_to_dict(options), stored_seats,
+            secret=secret, seed=request.seed if practice else None,
             hints=request.hints,
             bot_delay_ms=self.config.bot_delay_ms if request.bot_delay_ms is None else request.bot_delay_ms,
             public=request.public, clock_s=request.clock_s, away_s=request.away_s or self.config.away_s, stand_in=stand_in,
@@ -535,16 +549,19 @@ class TableManager:
         return Seated(table=table.info(), seat=held, token=token if mine else None, invite=table.invite,
                       url=claim_url(table, held, claim) if held else None)
 
-    async def _insert(self, spec: GameSpec, preset: str | None, options: dict[str, Any], seed: int,
-                      seats: list[StoredSeat], *, hints: bool, bot_delay_ms: int, public: bool,
-                      clock_s: int | None, away_s: int, stand_in: str) -> Table:
-        """Store a new table and set its driver going."""
+    async def _insert(self, spec: GameSpec, preset: str | None, options: dict[str, Any],
+                      seats: list[StoredSeat], *, secret: MatchSecret | None, seed: int | None, hints: bool,
+                      bot_delay_ms: int, public: bool, clock_s: int | None, away_s: int, stand_in: str) -> Table:
+        """Store a new table and set its driver going (dealt from ``secret``, or at solo practice ``seed``)."""
+        practice = secret is None
         stored = StoredTable(
             id=secrets.token_urlsafe(8).replace("-", "x").replace("_", "y"),
             game=spec.id,
             preset=preset,
             options=options,
-            seed=seed,
+            seed=seed if practice else None,
+            secret=secret.hex() if secret is not None else None,
+            practice=practice,
             hints=hints,
             bot_delay_ms=bot_delay_ms,
             public=public,
@@ -560,7 +577,7 @@ class TableManager:
         await asyncio.to_thread(self.store.insert_table, stored)
         table = self._rebuild(stored)
         self.tables[table.id] = table
-        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, seed=seed, clock_s=clock_s,
+        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, practice=practice, clock_s=clock_s,
                  seats={s.seat: s.bot or s.kind for s in seats})
         self.ensure_driver(table)
         return table
@@ -713,8 +730,9 @@ class TableManager:
         seats = [StoredSeat(s.seat, "bot", bot=s.bot) if s.kind == "bot" else StoredSeat(s.seat, "open")
                  for s in table.seats.values()]
         options = options_to_dict(table.spec.options_from_record(table.options))
+        # the next match is dealt from a new secret (play again after solo practice is no longer practice)
         return await self._insert(
-            table.spec, table.preset, options, secrets.randbelow(2**31 - 1), seats, hints=table.hints,
+            table.spec, table.preset, options, seats, secret=MatchSecret.new(), seed=None, hints=table.hints,
             bot_delay_ms=table.bot_delay_ms, public=table.public, clock_s=table.clock_s, away_s=table.away_s,
             stand_in=table.stand_in_bot,
         )
@@ -893,7 +911,7 @@ class TableManager:
         """Keep each person's statistics: every finished deal, and the match once it is over.
         Decisions a stand-in made for a person are counted apart (``stand_in`` per deal)."""
         people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person}
-        if not people:
+        if not people or table.practice:  # solo practice from a chosen seed does not count
             return
         state = table.state
         number = _deal_number(state)
@@ -969,6 +987,16 @@ DECLINES_KEPT = 10_000  # answers "no" to play again, remembered for the most re
 STUCK_S = 120.0  # a move in progress this long is stuck (a hung database call, say): the watchdog restarts it
 
 
+def seat_player(table: Table, seat: str, name: str, role: str = "player") -> Player:
+    """A computer player for ``seat`` (``role``: its own computer player, or a person's stand-in).
+    Its own choices at a table dealt from a secret come from that secret (never from anything a seat
+    sees); at solo practice, from the chosen seed, so practice can be repeated."""
+    if isinstance(table.source, MatchSecret):
+        return make_player(name, table.spec.id, random.Random(table.source.derive(f"{role}:{seat}:{name}")))
+    suffix = "" if role == "player" else f":{role}"
+    return make_player(name, table.spec.id, random.Random(f"{table.source}:{seat}:{name}{suffix}"))
+
+
 def claim_url(table: Table, seat: str, claim: str) -> str:
     """The one-time address that seats the browser which opens it first (the page spends the claim
     and the address bar then shows only the table)."""
@@ -996,6 +1024,15 @@ def _deal_starts(record: dict[str, Any]) -> dict[int, int]:
 
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def _deal_source(stored: StoredTable) -> DealSource:
+    """A stored table's deals come from its secret, or (solo practice) its chosen seed."""
+    if stored.secret is not None:
+        return MatchSecret.from_hex(stored.secret)
+    if stored.seed is None:
+        raise RulesError(f"table {stored.id} has neither a secret nor a seed to deal from")
+    return stored.seed
 
 
 def _deal_number(state: GameState) -> int | None:
