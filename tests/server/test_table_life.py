@@ -86,7 +86,7 @@ def test_an_absent_person_is_stood_in_after_away_s_and_reclaims_the_seat(client:
 
 
 def test_stood_in_deals_are_counted_apart_and_marked_in_the_record(client: TestClient) -> None:
-    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", seed=8, away_s=1,
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", away_s=1,
                           bot_delay_ms=0, options={"start_score": 1})
     table_id = seated["table"]["id"]
     with Socket(client, table_id) as watcher:
