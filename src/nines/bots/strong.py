@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Player
+from .base import Player, UnknownPlayer
 
 
 def ismcts(game_id: str, rng: random.Random) -> Player:
@@ -21,7 +21,7 @@ def ismcts(game_id: str, rng: random.Random) -> Player:
         from .ismcts_elyigit import ElyigitIsmcts
 
         return ElyigitIsmcts(rng)
-    raise ValueError(f"ismcts plays the trick games (neuf, elyigit), not {game_id}")
+    raise UnknownPlayer(f"ismcts plays the trick games (neuf, elyigit), not {game_id}")
 
 
 def expert(game_id: str, rng: random.Random) -> Player:
@@ -38,4 +38,4 @@ def expert(game_id: str, rng: random.Random) -> Player:
         from .expert_rummy import RummyExpert
 
         return RummyExpert(rng)
-    raise ValueError(f"no expert player for {game_id}")
+    raise UnknownPlayer(f"no expert player for {game_id}")
