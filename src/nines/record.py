@@ -24,8 +24,9 @@ UNCHECKED = frozenset({"players", "table"})
 """Top-level fields read as information only: who sat where, and the web table's id."""
 
 
-_INPUTS = frozenset({"format", "game", "options", "seed", "deals"})
-"""What the replay is made from (the options as read, defaults filled in), or checked as it goes (deals)."""
+_INPUTS = frozenset({"format", "game", "seed", "deals"})
+"""What the replay is made from, or checked as it goes (deals).  The options are compared as the
+replay writes them: every option, defaults included."""
 
 
 class RecordError(ValueError):

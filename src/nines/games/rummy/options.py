@@ -51,6 +51,10 @@ class RummyOptions:
     taking the top discard and throwing it back, since the stock never runs out).
     ``None`` (seed 002): no limit."""
 
+    natural_in_monkey: bool = False
+    """A monkey must hold at least one natural card of its rank.  ``False`` (seed 002): a wild
+    stands in for any card a monkey needs, so a monkey may be all wild, like a run."""
+
     ace_points: int = 15
     """Penalty for an ace left in hand (it serves both ends of a run)."""
 
@@ -145,6 +149,8 @@ PRESETS: dict[str, RummyOptions] = {
     "two-decks": RummyOptions(decks=2),
     # one hand and done
     "single-hand": RummyOptions(hands=1),
+    # two decks (monkeys), each monkey holding a natural card of its rank
+    "natural-monkeys": RummyOptions(decks=2, natural_in_monkey=True),
     # a fixed session: one hand per player, so that everyone starts once
     "one-hand-each": RummyOptions(hands=None),
     # Indian Rummy's count: jokers and wilds cost nothing, ace and court cards 10

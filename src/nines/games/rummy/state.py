@@ -346,7 +346,9 @@ class RummyState(GameState):
             for placements in enumerate_runs(pool, wilds, table.open_suits(), least, most):
                 plays.add(Lay.canonical(placements))
             if self._monkeys_allowed():
-                for placements in enumerate_monkeys(pool, wilds, table.open_ranks(), least, most):
+                for placements in enumerate_monkeys(
+                    pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey
+                ):
                     plays.add(Lay.canonical(placements))
         if opened and most >= 1:
             for table_set in table:
@@ -433,7 +435,7 @@ class RummyState(GameState):
                     f"'{action}' has {len(action.placements)}"
                 )
             try:
-                shape = read_set(action.placements, deal.wilds, least)
+                shape = read_set(action.placements, deal.wilds, least, self.options.natural_in_monkey)
             except MeldError as error:
                 return str(error)
             if len(action.placements) >= count:
