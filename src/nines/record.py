@@ -1,7 +1,8 @@
 """Game records (``nines-record/1``): replay a record through the rules and check it.
 
-A record holds the options, the seed and every action; replaying rebuilds the match
-from those alone (event sourcing).  Everything else a record holds (hands, tricks,
+A record holds the options, the seed (or, for a match dealt from a secret and once it is
+over, the ``secret``) and every action; replaying rebuilds the match from those alone
+(event sourcing).  Everything else a record holds (hands, tricks,
 the rummy stock and table, results, scores, the score sheet, the winners) follows
 from them, so :func:`replay` writes the record of the match it rebuilt and compares
 it with the given one field by field: a record that says anything the rules did not
@@ -17,14 +18,15 @@ from typing import Any
 
 from .games import UnknownGame, get_game
 from .games.contract import RECORD_FORMAT, GameState, RulesError
+from .randomness import DealSource, MatchSecret
 
-__all__ = ["UNCHECKED", "RecordError", "rebuild", "replay"]
+__all__ = ["UNCHECKED", "RecordError", "deal_source", "rebuild", "replay"]
 
 UNCHECKED = frozenset({"players", "table"})
 """Top-level fields read as information only: who sat where, and the web table's id."""
 
 
-_INPUTS = frozenset({"format", "game", "seed", "deals"})
+_INPUTS = frozenset({"format", "game", "seed", "secret", "deals"})
 """What the replay is made from, or checked as it goes (deals).  The options are compared as the
 replay writes them: every option, defaults included."""
 
@@ -59,10 +61,8 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
     deals = record["deals"]
     if not isinstance(deals, list) or not all(isinstance(d, Mapping) for d in deals):
         raise RecordError("'deals' is a list of deal objects")
-    try:
-        state = spec.new_match(options, int(record["seed"]))
-    except (TypeError, ValueError) as error:
-        raise RecordError(f"the seed {record['seed']!r} cannot start a match: {error}") from None
+    source = deal_source(record)
+    state = spec.new_match(options, source)
     for index, deal in enumerate(deals):
         number = deal.get("number", index + 1)
         if index >= len(state.record()["deals"]):
@@ -71,7 +71,7 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
             dealt = state.record()["deals"][index].get("hands")
             if dealt != deal.get("hands"):
                 raise RecordError(
-                    f"deal {number}: the hands dealt from the record's seed differ from the record's; "
+                    f"deal {number}: the hands dealt from {_source_words(source)} differ from the record's; "
                     + _first_difference(dealt, deal.get("hands"), "hands")
                 )
         actions = deal.get("actions", [])
@@ -159,6 +159,32 @@ def _first_difference(ours: Any, given: Any, path: str) -> str:
     if ours is _MISSING:
         return f"field '{path}' is not part of such a record (the record says {given!r})"
     return f"field '{path}' differs: the replay gives {ours!r}, the record says {given!r}"
+
+
+def deal_source(record: Mapping[str, Any]) -> DealSource:
+    """Where a record's deals come from: its ``secret`` (a match dealt from a secret) or its int ``seed``."""
+    secret = record.get("secret")
+    if secret is not None:
+        try:
+            return MatchSecret.from_hex(secret)
+        except ValueError as error:
+            raise RecordError(f"the record's secret cannot be read: {error}") from None
+    seed = record.get("seed")
+    if seed is None:
+        raise RecordError(
+            "the record has neither a seed nor a secret: a match dealt from a secret carries its secret "
+            "only once the match is over, so its deals cannot be rebuilt before then"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise RecordError(f"the record's seed is a whole number, not {seed!r}")
+    try:
+        return int(seed)
+    except ValueError:
+        raise RecordError(f"the record's seed is a whole number, not {seed!r}") from None
+
+
+def _source_words(source: DealSource) -> str:
+    return "the record's secret" if isinstance(source, MatchSecret) else f"seed {source}"
 
 
 def _describe(entry: Any) -> str:

@@ -21,6 +21,7 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}  # the most common laptop screen
 
 
 

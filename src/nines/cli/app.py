@@ -6,7 +6,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -38,7 +38,7 @@ def _players_for(seats: tuple[str, ...], names: str, game_id: str, rng: random.R
     if len(listed) != len(seats):
         raise typer.BadParameter(f"give one player per seat ({len(seats)}: {' '.join(seats)}) or a single name for all", param_hint="--players")
     try:
-        return {seat: make_player(name, game_id, random.Random(rng.random())) for seat, name in zip(seats, listed)}
+        return {seat: make_player(name, game_id, random.Random(rng.random())) for seat, name in zip(seats, listed, strict=True)}
     except UnknownPlayer as error:
         raise typer.BadParameter(str(error), param_hint="--players") from None
 
@@ -93,10 +93,10 @@ def simulate(
         "basic", "--players",
         help="Computer players' names, one per seat or one for all (rummy: as many names as players); or, for rummy, a number of players.",
     ),
-    preset: Optional[str] = PresetOpt,
-    option: Optional[list[str]] = OptionOpt,
+    preset: str | None = PresetOpt,
+    option: list[str] | None = OptionOpt,
     json_out: bool = typer.Option(False, "--json", help="Print the whole match as a game record (JSON)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the record to this file."),
+    out: Path | None = typer.Option(None, "--out", help="Write the record to this file."),
 ) -> None:
     """Let computer players play a whole match and print its record or a summary."""
     spec = game_spec(game)
@@ -142,15 +142,15 @@ def replay(path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A
 @app.command()
 def play(
     game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed for the deals (random if omitted)."),
-    seat: Optional[str] = typer.Option(None, "--seat", help="Your seat (default: the first seat, S in Le Neuf)."),
-    opponents: Optional[str] = typer.Option(None, "--opponents", help="Computer players for the other seats (one name, or one per seat); basic by default."),
-    players: Optional[str] = typer.Option(
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the deals (random if omitted)."),
+    seat: str | None = typer.Option(None, "--seat", help="Your seat (default: the first seat, S in Le Neuf)."),
+    opponents: str | None = typer.Option(None, "--opponents", help="Computer players for the other seats (one name, or one per seat); basic by default."),
+    players: str | None = typer.Option(
         None, "--players", "-n",
         help="For rummy, the number of players; or the computer players' names for the other seats (as --opponents).",
     ),
-    preset: Optional[str] = PresetOpt,
-    option: Optional[list[str]] = OptionOpt,
+    preset: str | None = PresetOpt,
+    option: list[str] | None = OptionOpt,
 ) -> None:
     """Play a match in the terminal against computer players."""
     from .terminal import play_in_terminal

@@ -10,6 +10,7 @@ import ast
 import dataclasses
 import functools
 import inspect
+import itertools
 import textwrap
 import types
 import typing
@@ -29,7 +30,7 @@ def field_docs(cls: type) -> dict[str, str]:
     except (OSError, TypeError, SyntaxError):
         return docs
     body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    for current, following in zip(body, body[1:]):
+    for current, following in itertools.pairwise(body):
         if (
             isinstance(current, ast.AnnAssign)
             and isinstance(current.target, ast.Name)

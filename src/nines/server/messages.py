@@ -64,7 +64,7 @@ CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 # -- server -> client ----------------------------------------------------------------
 
 
-class ErrorCode(str, enum.Enum):
+class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() and format() of a code
     """Why a message was refused; the state is unchanged after every one of these."""
 
     MALFORMED = "malformed"  # not JSON, or not one of the messages above
@@ -77,6 +77,7 @@ class ErrorCode(str, enum.Enum):
     HINTS_OFF = "hints_off"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # e.g. the seat was taken by someone else
+    UNAVAILABLE = "unavailable"  # the database cannot be reached just now: nothing was done, try again
 
 
 class SeatInfo(BaseModel):
@@ -103,6 +104,8 @@ class TableInfo(BaseModel):
     public: bool
     created_at: str
     winners: list[str] = []
+    practice: bool = False
+    """Solo practice: dealt from a seed the creator chose, with no other person seated; left out of statistics."""
 
 
 class LastAction(BaseModel):
@@ -163,6 +166,8 @@ class CreateTable(Strict):
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
     public: bool = True
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    """Solo practice only (every seat yourself or a computer player): deals repeatable from this seed.
+    Without it the deals come from a secret drawn for the match and revealed in its finished record."""
 
 
 class ResolveOptions(Strict):

@@ -22,6 +22,18 @@ MAX_PLAYERS = 8
 ONE_DECK_MAX_PLAYERS = 4
 """Seed 002: one deck for 2 to 4 players, two decks for 5 to 8."""
 
+MAX_HANDS = 40
+"""The most hands in a session: five rounds of the largest table."""
+
+MAX_RESHUFFLES = 10
+"""The most times the stock may be rebuilt in one hand (when a number is given)."""
+
+MAX_TURNS = 300
+"""The most turns per player in one hand (when a number is given)."""
+
+MAX_PENALTY = 1000
+"""The largest penalty a card or an unopened hand may cost."""
+
 
 @dataclass(frozen=True)
 class RummyOptions:
@@ -38,18 +50,18 @@ class RummyOptions:
     """Hands in the session.  ``open`` (seed 002): no fixed number; the session ends after
     the hand in which the table asks for it (``end session``).  A number fixes it; ``None``
     plays one hand per player, so that every player starts once (what simulations and
-    tournaments play when the session is open)."""
+    tournaments play when the session is open).  At most 40."""
 
     reshuffles: int | None = None
     """How many times in one hand the stock may be rebuilt from the discard pile; the next
     time the stock runs out the hand ends and every hand is scored as it stands.
-    ``None`` (seed 002): rebuilt as often as needed; the hand ends only when someone goes out."""
+    0 to 10; ``None`` (seed 002): rebuilt as often as needed; the hand ends only when someone goes out."""
 
     turns_per_player: int | None = None
     """A hand ends, scored as it stands, once every player has had this many turns: the
     guarantee that a hand ends (the stock cap alone cannot end a hand in which players keep
     taking the top discard and throwing it back, since the stock never runs out).
-    ``None`` (seed 002): no limit."""
+    2 to 300; ``None`` (seed 002): no limit."""
 
     natural_in_monkey: bool = False
     """A monkey must hold at least one natural card of its rank.  ``False`` (seed 002): a wild
@@ -88,20 +100,22 @@ class RummyOptions:
             )
         if self.hands is not None and self.hands != "open" and (isinstance(self.hands, bool) or not isinstance(self.hands, int)):
             raise OptionsError(f"hands is a number of hands, open (the table ends the session) or none (one per player), not {self.hands!r}")
-        if isinstance(self.hands, int) and self.hands < 1:
-            raise OptionsError(f"a session has at least one hand, not {self.hands}")
-        if self.reshuffles is not None and self.reshuffles < 0:
-            raise OptionsError(f"reshuffles cannot be negative ({self.reshuffles}); none means no limit")
-        if self.turns_per_player is not None and self.turns_per_player < 2:
+        if isinstance(self.hands, int) and not 1 <= self.hands <= MAX_HANDS:
+            raise OptionsError(f"a session has at least one hand and at most {MAX_HANDS}, not {self.hands}")
+        if self.reshuffles is not None and not 0 <= self.reshuffles <= MAX_RESHUFFLES:
+            raise OptionsError(f"reshuffles must be from 0 to {MAX_RESHUFFLES}, not {self.reshuffles}; none means no limit")
+        if self.turns_per_player is not None and not 2 <= self.turns_per_player <= MAX_TURNS:
             raise OptionsError(
-                f"turns_per_player must be at least 2 (everyone's first turn is draw and discard only), "
+                f"turns_per_player must be from 2 (everyone's first turn is draw and discard only) to {MAX_TURNS}, "
                 f"not {self.turns_per_player}; none means no limit"
             )
         for name in ("ace_points", "court_points", "wild_points"):
-            if getattr(self, name) < 0:
-                raise OptionsError(f"{name} is a penalty and cannot be negative")
-        if self.unopened_penalty is not None and self.unopened_penalty < 0:
-            raise OptionsError("unopened_penalty is a penalty and cannot be negative")
+            if not 0 <= getattr(self, name) <= MAX_PENALTY:
+                raise OptionsError(f"{name} is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {getattr(self, name)}")
+        if self.unopened_penalty is not None and not 0 <= self.unopened_penalty <= MAX_PENALTY:
+            raise OptionsError(
+                f"unopened_penalty is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {self.unopened_penalty}"
+            )
         if self.first_starter is not None and self.first_starter not in self.seats:
             raise OptionsError(f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}")
 

@@ -9,6 +9,7 @@ import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
+import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -110,19 +111,42 @@ export class TableShell {
     onLangChange(() => this.draw());
   }
 
+  // The play column (felt, then the action bar under the hand) is sized to end at the bottom of the screen, so the
+  // hand and the controls of every decision are in view without scrolling; scores and seats sit beside it on a
+  // wide screen and below it on a phone, the page's prose below everything.
   build() {
     this.statusEl = h("div", { class: "status-line", role: "status", "aria-live": "polite" });
-    this.toolbar = h("div", { class: "toolbar", role: "toolbar", "aria-label": t("table.settings") });
+    this.toolbar = h("div", { class: "toolbar", role: "toolbar", id: `tools-${this.tableId}` });
+    this.toolsToggle = h("button", {
+      type: "button", class: "tool tools-toggle", "aria-expanded": "false", "aria-controls": `tools-${this.tableId}`,
+      onclick: () => this.toggleTools(),
+    });
     this.feltBox = h("div", { class: "felt-box" });
     this.sideBox = h("aside", { class: "side" });
     this.actionsBox = h("div", { class: "action-bar" });
     this.noticeBox = h("div", { class: "notice-box" });
+    this.playBox = h("div", { class: "play-column" }, this.feltBox, this.actionsBox);
     this.shell = h("section", { class: `table-shell game-${this.game}`, "data-table": this.tableId },
-      h("div", { class: "table-top" }, this.statusEl, this.toolbar),
+      h("div", { class: "table-top" }, this.statusEl, h("div", { class: "tools" }, this.toolsToggle, this.toolbar)),
       this.noticeBox,
-      h("div", { class: "table-main" }, this.feltBox, this.sideBox),
-      this.actionsBox);
+      h("div", { class: "table-main" }, this.playBox, this.sideBox));
     fill(this.root, this.shell);
+    window.addEventListener("resize", () => this.fit());
+    document.addEventListener("click", (event) => {
+      if (!event.target.closest || !event.target.closest(".tools")) this.toggleTools(false);
+    });
+  }
+
+  // The play column ends at the bottom of the screen (measured from the unscrolled page).
+  fit() {
+    const top = this.playBox.getBoundingClientRect().top + window.scrollY;
+    const height = Math.max(300, Math.floor(window.innerHeight - top - 6));
+    this.shell.style.setProperty("--play-h", `${height}px`);
+  }
+
+  toggleTools(open = this.toolsToggle.getAttribute("aria-expanded") !== "true") {
+    this.toolsToggle.setAttribute("aria-expanded", String(open));
+    this.toolbar.classList.toggle("open", open);
   }
 
   start() {
@@ -234,6 +258,7 @@ export class TableShell {
     this.drawn = drawn;
     this.drawActions();
     this.drawNotice();
+    this.fit();
     restoreFocus(this.shell, focus);
   }
 
@@ -302,8 +327,12 @@ export class TableShell {
 
   drawToolbar() {
     clear(this.toolbar);
+    this.toolbar.setAttribute("aria-label", t("table.tools"));
+    fill(this.toolsToggle, t("table.tools"));
     const message = this.message;
-    const button = (label, key, onclick, extra = {}) => h("button", { type: "button", class: "tool", onclick, ...extra }, label, key ? h("kbd", {}, key) : null);
+    const button = (label, key, onclick, extra = {}) => h("button", {
+      type: "button", class: "tool", ...extra, onclick: () => { this.toggleTools(false); onclick(); },
+    }, label, key ? h("kbd", {}, key) : null);
     if (message) {
       if (this.renderer.hasTricks) this.toolbar.append(button(t("table.lastTrick"), "T", () => this.showLastTrick(), { "data-tool": "last" }));
       this.toolbar.append(button(t("table.sheet"), "G", () => this.showSheet(), { "data-tool": "sheet" }));
@@ -313,6 +342,9 @@ export class TableShell {
         this.toolbar.append(button(t("table.hint"), "?", () => this.askHint(), { "data-tool": "hint", disabled: !mine }));
       }
       this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
+    }
+    if (message && message.you && message.view.legal.length) {
+      this.toolbar.append(button(t("table.command"), "/", () => this.focusCommand(), { "data-tool": "type" }));
     }
     this.toolbar.append(
       button(t("table.settings"), null, () => this.showSettings(), { "data-tool": "settings" }),
@@ -346,6 +378,13 @@ export class TableShell {
           : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))))));
   }
 
+  // The typed move: always shown on a wide screen, opened from the tools on a phone.
+  focusCommand() {
+    this.shell.classList.add("typing");
+    const input = $("#command", this.shell);
+    if (input) input.focus();
+  }
+
   // -- dialogs -------------------------------------------------------------------------------------
 
   showLastTrick() {
@@ -361,7 +400,7 @@ export class TableShell {
   showSummary(deal) {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
-    const body = h("div", {}, this.renderer.summary(chosen, this.context()));
+    const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
     const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
@@ -496,9 +535,12 @@ export class TableShell {
     openDialog(t("replay.title"), body, { closeLabel: t("summary.continue"), className: "replay-dialog" });
     let data = null;
     let step = 0;
+    let review = null;
     const load = async (deal) => {
       data = await api.replay(this.tableId, deal);
       step = 0;
+      review = null;
+      loadReview(this.tableId, deal).then((loaded) => { if (data.deal === deal) { review = loaded; drawFrame(); } }).catch(() => {});
       drawFrame();
     };
     const drawFrame = () => {
@@ -522,6 +564,8 @@ export class TableShell {
       fill(body, controls,
         frame.action ? h("p", { class: "replay-move" }, `${seatName(frame.seat)}: `, h("code", {}, frame.action)) : null,
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
+        stepValues(review, data.record, step),
+        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
     try { await load(1); } catch (error) { body.textContent = error.message; }
@@ -533,6 +577,7 @@ export class TableShell {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     const typing = target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA");
+    if (event.key === "Escape" && this.toolbar.classList.contains("open")) { this.toggleTools(false); this.toolsToggle.focus(); return; }
     if (typing || document.querySelector("dialog[open]")) return;
     if (!this.message) return;
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
@@ -542,7 +587,7 @@ export class TableShell {
     if (this.renderer.onKey && this.renderer.onKey(this.context(), event)) { event.preventDefault(); return; }
     const key = event.key.toLowerCase();
     const shortcuts = {
-      "/": () => { const input = $("#command", this.shell); if (input) input.focus(); },
+      "/": () => this.focusCommand(),
       t: () => this.showLastTrick(),
       g: () => this.showSheet(),
       "?": () => { if (this.message.table.hints) this.askHint(); },

@@ -40,7 +40,8 @@ function auctionTable(ctx, calls) {
   return h("div", { class: "auction" },
     h("div", { class: "auction-title" }, t("ely.auction")),
     h("table", {},
-      h("thead", {}, h("tr", {}, seats.map((s) => h("th", { scope: "col" }, seatName(s))))),
+      h("thead", {}, h("tr", {}, seats.map((s) => h("th", { scope: "col" },
+        h("span", { class: "long" }, seatName(s)), h("abbr", { class: "short", title: seatName(s) }, seatName(s).slice(0, 1)))))),
       h("tbody", {}, rows.map((r) => h("tr", {}, r.map((call) => h("td", { class: call === null ? "" : call === "pass" ? "call-pass" : "call-bid" }, call === null ? "" : callText(call))))))));
 }
 

@@ -35,7 +35,8 @@ export function seatPlate(ctx, seat, { tags = [], tricks = null } = {}) {
   const away = info && info.kind === "human" && !info.connected && seat !== ctx.you;
   return h("div", { class: `plate${acting ? " acting" : ""}${seat === ctx.you ? " mine" : ""}`, "data-seat": seat },
     h("span", { class: "plate-name" }, ctx.seatLabel(seat)),
-    h("span", { class: "plate-seat" }, seatName(seat)),
+    // the seat's name only when the plate does not already say it (a computer player is named by its seat)
+    ctx.seatLabel(seat) === seatName(seat) ? null : h("span", { class: "plate-seat" }, seatName(seat)),
     view.dealer === seat ? h("span", { class: "chip dealer", title: t("seat.dealer") }, "D") : null,
     tags.map((tag) => h("span", { class: "chip" }, tag)),
     away ? h("span", { class: "chip away" }, t("seat.away")) : null,

@@ -1,0 +1,57 @@
+"""Tables made through the lobby API and opened in a browser at a chosen screen size, and what the page shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import LAPTOP, PHONE, Pages
+
+# The two screens of issue 16: a phone held upright (touch) and the most common laptop screen.
+SIZES: dict[str, dict[str, Any]] = {
+    "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True},
+    "laptop": {"viewport": LAPTOP},
+}
+
+SEATS = {
+    "neuf": ["S", "W", "E"],
+    "elyigit": ["S", "W", "N", "E"],
+    "rummy": ["1", "2", "3"],
+}
+
+
+def open_table(pages: Pages, live_server: Any, game: str, size: str, *, seed: int = 7, locale: str = "en-CA",
+               options: dict[str, Any] | None = None, bot: str = "basic") -> Any:
+    """A new table where the person sits in the first seat and computer players play the others at once."""
+    seats = {seat: {"kind": "me"} if i == 0 else {"kind": "bot", "bot": bot} for i, seat in enumerate(SEATS[game])}
+    options = {"players": len(seats), **(options or {})} if game == "rummy" else options or {}
+    body = {"game": game, "seats": seats, "bot_delay_ms": 0, "seed": seed, "options": options, "public": False}
+    seated = live_server.api("POST", "/api/tables", body)
+    page = pages.new(locale=locale, **SIZES[size])
+    url = seated.get("url") or f"/{game}?t={seated['table']['id']}#seat={seated['seat']}&token={seated['token']}"
+    page.goto(live_server.url + url if url.startswith("/") else url)
+    page.wait_for_selector(".table-shell .felt")
+    return page
+
+
+OUTSIDE = """(selectors) => {
+  const out = [];
+  const w = window.innerWidth, h = window.innerHeight;
+  for (const selector of selectors) {
+    const found = [...document.querySelectorAll(selector)];
+    if (!found.length) out.push(`${selector}: nothing on the page`);
+    for (const el of found) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) { out.push(`${selector}: not drawn`); continue; }
+      if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5) {
+        out.push(`${selector} [${el.dataset.code || el.dataset.action || el.dataset.pile || ''}] at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} (screen ${w}x${h})`);
+      }
+    }
+  }
+  if (window.scrollY !== 0 || window.scrollX !== 0) out.push(`the page is scrolled to ${window.scrollX},${window.scrollY}`);
+  return out;
+}"""
+
+
+def outside_the_screen(page: Any, *selectors: str) -> list[str]:
+    """Every element matching a selector that is not wholly inside the viewport of the unscrolled page."""
+    return page.evaluate(OUTSIDE, list(selectors))
