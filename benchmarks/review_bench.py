@@ -60,9 +60,11 @@ def recorded_deals(form: str, count: int, seed: int, player: str) -> list[tuple[
             seat = state.acting_seat
             assert seat is not None
             state.apply(players[seat].decide(state.view(seat)).action, by=seat)
-        for deal in state.record()["deals"]:
-            if any(a.get("action") == "play" for a in deal.get("actions", [])) and deal.get("result") is not None:
-                deals.append((options, deal))
+        deals.extend(
+            (options, deal)
+            for deal in state.record()["deals"]
+            if any(a.get("action") == "play" for a in deal.get("actions", [])) and deal.get("result") is not None
+        )
         match += 1
     return deals[:count]
 

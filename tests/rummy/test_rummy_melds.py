@@ -19,9 +19,9 @@ from nines.games.rummy.melds import (
     Placement,
     RunShape,
     canonical_order,
+    card_at,
     enumerate_monkeys,
     enumerate_runs,
-    card_at,
     fillers,
     read_set,
 )

@@ -62,15 +62,14 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
             if state["table"]["status"] == "over":
                 break
             sock.send({"type": "act", "seq": state["seq"], "action": pick(state)})
-    reviews = []
-    for number in range(1, len(client.get(f"/api/tables/{table_id}/record").json()["deals"]) + 1):
-        reviews.append(client.get(f"/api/tables/{table_id}/review/{number}").json())
+    count = len(client.get(f"/api/tables/{table_id}/record").json()["deals"])
+    reviews = [client.get(f"/api/tables/{table_id}/review/{number}").json() for number in range(1, count + 1)]
     mine = [r["seats"]["S"] for r in reviews]
     # the statistics are written by the review's thread once it is done: wait for them
     deadline = time.monotonic() + 30
     while True:
         stats = client.get("/api/people/Dee/stats").json()["games"]["neuf"]
-        if stats.get("review") and stats["review"]["deals"] == len(mine) or time.monotonic() > deadline:
+        if (stats.get("review") and stats["review"]["deals"] == len(mine)) or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     review = stats["review"]

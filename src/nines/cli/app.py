@@ -6,13 +6,13 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
 
 from ..bots import UnknownPlayer, make_player, play_match
-from ..record import RecordError, replay as replay_record
+from ..record import RecordError
+from ..record import replay as replay_record
 from .commands import register_all
 from .options import build_options, game_spec
 
@@ -36,7 +36,7 @@ def _players_for(seats: tuple[str, ...], names: str, game_id: str, rng: random.R
     if len(listed) != len(seats):
         raise typer.BadParameter(f"give one player per seat ({len(seats)}: {' '.join(seats)}) or a single name for all", param_hint="--players")
     try:
-        return {seat: make_player(name, game_id, random.Random(rng.random())) for seat, name in zip(seats, listed)}
+        return {seat: make_player(name, game_id, random.Random(rng.random())) for seat, name in zip(seats, listed, strict=True)}
     except UnknownPlayer as error:
         raise typer.BadParameter(str(error), param_hint="--players") from None
 
@@ -62,10 +62,10 @@ def simulate(
     game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed for the deals (the whole match is reproducible from it)."),
     players: str = typer.Option("basic", "--players", help="Comma-separated player names, one per seat (or one for all)."),
-    preset: Optional[str] = PresetOpt,
-    option: Optional[list[str]] = OptionOpt,
+    preset: str | None = PresetOpt,
+    option: list[str] | None = OptionOpt,
     json_out: bool = typer.Option(False, "--json", help="Print the whole match as a game record (JSON)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the record to this file."),
+    out: Path | None = typer.Option(None, "--out", help="Write the record to this file."),
 ) -> None:
     """Let computer players play a whole match and print its record or a summary."""
     spec = game_spec(game)
@@ -109,12 +109,12 @@ def replay(path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A
 @app.command()
 def play(
     game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed for the deals (random if omitted)."),
-    seat: Optional[str] = typer.Option(None, "--seat", help="Your seat (default: the first seat, S in Le Neuf)."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the deals (random if omitted)."),
+    seat: str | None = typer.Option(None, "--seat", help="Your seat (default: the first seat, S in Le Neuf)."),
     opponents: str = typer.Option("basic", "--opponents", help="Computer players for the other seats (one name, or one per seat)."),
-    players_count: Optional[int] = typer.Option(None, "--players", "-n", help="Number of players, for rummy."),
-    preset: Optional[str] = PresetOpt,
-    option: Optional[list[str]] = OptionOpt,
+    players_count: int | None = typer.Option(None, "--players", "-n", help="Number of players, for rummy."),
+    preset: str | None = PresetOpt,
+    option: list[str] | None = OptionOpt,
 ) -> None:
     """Play a match in the terminal against computer players."""
     from .terminal import play_in_terminal

@@ -76,7 +76,7 @@ class Action(Protocol):
 
 
 A = TypeVar("A", bound=Action)
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
 class GameState(ABC):
@@ -261,7 +261,9 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def options_from_mapping(cls: type[O], mapping: Mapping[str, Any], base: O | None = None) -> O:
+def options_from_mapping(
+    cls: type[OptionsT], mapping: Mapping[str, Any], base: OptionsT | None = None
+) -> OptionsT:
     """Build an options dataclass from loose values, refusing unknown names.
 
     Values may be text as typed on a command line (``"true"``, ``"6"``,
@@ -287,9 +289,8 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        if raw is None or (isinstance(raw, str) and raw.lower() in ("none", "null", "")):
-            if type(None) in args:
-                return None
+        if (raw is None or (isinstance(raw, str) and raw.lower() in ("none", "null", ""))) and type(None) in args:
+            return None
         for arg in args:
             if arg is type(None):
                 continue

@@ -10,6 +10,7 @@ import ast
 import dataclasses
 import functools
 import inspect
+import itertools
 import random
 import textwrap
 import types
@@ -30,7 +31,7 @@ def field_docs(cls: type) -> dict[str, str]:
     except (OSError, TypeError, SyntaxError):
         return docs
     body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    for current, following in zip(body, body[1:]):
+    for current, following in itertools.pairwise(body):
         if (
             isinstance(current, ast.AnnAssign)
             and isinstance(current.target, ast.Name)
@@ -78,7 +79,7 @@ def players_for(game_id: str) -> tuple[str, ...]:
     for name in PLAYER_FACTORIES:
         try:
             make_player(name, game_id, random.Random(0))
-        except Exception:  # a player without support for this game is simply not offered
+        except ValueError:  # a player without support for this game (its factory refuses it) is not offered
             continue
         names.append(name)
     return tuple(names)

@@ -71,7 +71,7 @@ CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 # -- server -> client ----------------------------------------------------------------
 
 
-class ErrorCode(str, enum.Enum):
+class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() and format() of a code
     """Why a message was refused; the state is unchanged after every one of these."""
 
     MALFORMED = "malformed"  # not JSON, or not one of the messages above

@@ -65,9 +65,9 @@ def play_job(
         raise ValueError(f"{len(job.seating)} players for {len(seats)} seats")
     players = {
         seat: make_seat_player(name, spec.id, random.Random(derive_seed("player", seed, job.match, job.rotation, i)))
-        for i, (seat, name) in enumerate(zip(seats, job.seating))
+        for i, (seat, name) in enumerate(zip(seats, job.seating, strict=True))
     }
-    names = dict(zip(seats, job.seating))
+    names = dict(zip(seats, job.seating, strict=True))
     times: dict[str, list[float]] = {name: [] for name in job.seating}
     clock = time.thread_time
     deal_number: Any = None

@@ -72,7 +72,7 @@ def tournament(
     if json_out:
         document = summary.to_dict()
         document["command"] = _command_line(spec.id, players, deals, seed, workers, preset, option)
-        document["options"] = {k: v for k, v in overrides.items()}
+        document["options"] = dict(overrides)
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
         return
     Console().print(render(summary))

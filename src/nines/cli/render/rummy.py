@@ -58,7 +58,7 @@ def table(view: RummyView) -> RenderableType:
         f"[bold]Hand {view.deal_number} of {view.hands_in_session}[/bold] · starter {view.starter} · "
         f"indicator {card_text(view.indicator.code)}: [bold]{wild}[/bold] and jokers are wild · "
         f"stock {view.stock_size}"
-        + (f" (rebuilt {view.reshuffles}×)" if view.reshuffles else "")
+        + (f" (rebuilt {view.reshuffles}\N{MULTIPLICATION SIGN})" if view.reshuffles else "")
     )
     lines.append(Text.from_markup(head))
     if view.first_round:

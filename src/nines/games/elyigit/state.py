@@ -67,13 +67,13 @@ class Deal:
     contract: Contract | None = None  # set when trumps are named
     tricks: list[Trick] = field(default_factory=list)  # completed
     trick: Trick | None = None
-    won: dict[str, int] = field(default_factory=lambda: {seat: 0 for seat in SEATS})
+    won: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEATS, 0))
     actions: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     scores_after: dict[str, int] | None = None
 
     def side_tricks(self) -> dict[str, int]:
-        totals = {side: 0 for side in SIDES}
+        totals = dict.fromkeys(SIDES, 0)
         for seat, n in self.won.items():
             totals[side_of(seat)] += n
         return totals
@@ -107,7 +107,7 @@ class ElyigitState(GameState):
     ) -> None:
         super().__init__(options or ElyigitOptions(), seed)
         self._rules = self.options.play_rules
-        self.scores: dict[str, int] = {side: 0 for side in SIDES}
+        self.scores: dict[str, int] = dict.fromkeys(SIDES, 0)
         # A preset deal says who dealt it; otherwise the option, or a draw from the seed.
         first_dealer = preset_deal.dealer if preset_deal else (self.options.first_dealer or self.rng.choice(SEATS))
         self._start_deal(first_dealer, preset_deal)
@@ -263,7 +263,7 @@ class ElyigitState(GameState):
             deal.result = {
                 "thrown_in": True,
                 "contract": None,
-                "score_change": {side: 0 for side in SIDES},
+                "score_change": dict.fromkeys(SIDES, 0),
             }
             deal.scores_after = dict(self.scores)
             self._start_deal(left_of(deal.dealer))

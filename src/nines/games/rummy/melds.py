@@ -211,7 +211,7 @@ def pair_wilds(ordered: Sequence[Placement]) -> tuple[Placement, ...]:
         else:
             placed.append(None)
     rest = iter(sorted(loose.elements(), key=_card_code))
-    return tuple(q if q is not None else Placement(next(rest), p.stands_for) for p, q in zip(ordered, placed))
+    return tuple(q if q is not None else Placement(next(rest), p.stands_for) for p, q in zip(ordered, placed, strict=True))
 
 
 def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunShape:
@@ -229,7 +229,7 @@ def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunSha
         raise MeldError(f"{text}: a run holds the ace at most twice (low and high)")
     ordered = sorted(placements, key=lambda p: (_rank_order(p.stands_for.rank), p.card))
     positions = _run_positions(ordered)
-    pairs = sorted(zip(positions, ordered), key=lambda pair: pair[0])
+    pairs = sorted(zip(positions, ordered, strict=True), key=lambda pair: pair[0])
     seen = Counter(positions)
     repeated = sorted({card_at(suit, pos).code for pos, n in seen.items() if n > 1})
     if repeated:
@@ -478,9 +478,7 @@ def fillers(want: Card, available: Counter[Card] | Pool, wilds: Wilds) -> list[P
     options = []
     if counted.counts[target] > 0:
         options.append(_PLACED[target][target])
-    for wild in counted.wilds:
-        if wild != target:
-            options.append(_PLACED[wild][target])
+    options.extend(_PLACED[wild][target] for wild in counted.wilds if wild != target)
     return options
 
 

@@ -150,7 +150,7 @@ class RummyState(GameState):
         super().__init__(options or RummyOptions(), seed)
         opts = self.options
         self._seats = opts.seats
-        self.totals: dict[str, int] = {seat: 0 for seat in opts.seats}
+        self.totals: dict[str, int] = dict.fromkeys(opts.seats, 0)
         # the legal actions and the playable cards of the position, worked out once per position
         self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
         self._available: Counter[Card] | None = None
