@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`", category=Warning)
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from nines.server import ServerConfig, create_app, delta  # noqa: E402
+from nines.server import ServerConfig, create_app, delta
 
 MATCHES = [
     ("neuf", ["S", "W", "E"], {}),

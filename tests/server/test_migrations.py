@@ -59,7 +59,7 @@ def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(datab
     old.dispose()
     store = Store(database_url)
     table = StoredTable(id="t1", game="neuf", preset=None, options={}, seed=1, hints=True, bot_delay_ms=0, public=False,
-                        invite="x", status="playing", winners=[], created_at=dt.datetime(2026, 1, 1),
+                        invite="x", status="playing", winners=[], created_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC).replace(tzinfo=None),
                         seats=[StoredSeat("S", "open")])
     store.insert_table(table)
     store.migrate()

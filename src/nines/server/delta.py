@@ -42,9 +42,7 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
         if not _same_order(old, new):
             changes.append(["s", path, new])  # keys are shown in order (seats, say): keep it exact
             return
-        for key in old:
-            if key not in new:
-                changes.append(["d", [*path, key]])
+        changes.extend(["d", [*path, key]] for key in old if key not in new)
         for key, value in new.items():
             if key not in old:
                 changes.append(["s", [*path, key], value])
