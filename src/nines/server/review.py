@@ -53,7 +53,7 @@ class ReviewJob:
 
 
 def _deal_source(table: Table) -> Any:
-    return getattr(table, "source", None) or getattr(table, "seed", None)
+    return table.source  # the match secret, or the chosen seed of solo practice (0 included)
 
 
 def review_job(table: Table, number: int) -> ReviewJob:
