@@ -40,6 +40,7 @@ from .messages import (
     JoinSeat,
     Person,
     ResolveOptions,
+    Resync,
     SetPace,
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
@@ -81,10 +82,13 @@ class SocketConnection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: BaseModel) -> None:
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, text: str) -> None:
         if self._queue.qsize() > MAX_QUEUED:  # a client that stopped reading: let it reconnect
             self.close()
             return
-        self._queue.put_nowait(message.model_dump_json())
+        self._queue.put_nowait(text)
 
     def close(self) -> None:
         self._queue.put_nowait(None)
@@ -114,6 +118,11 @@ async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, 
     await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
 
 
+async def _on_resync(manager: TableManager, table: Table, conn: SocketConnection, message: Resync) -> None:
+    async with table.lock:
+        table.send_whole(conn)
+
+
 async def _on_hello(manager: TableManager, table: Table, conn: SocketConnection, message: Hello) -> None:
     raise TableError(ErrorCode.MALFORMED, "this socket already said hello; open a new one to change seat")
 
@@ -123,6 +132,7 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
     AskHint: _on_hint,
     SetPace: _on_pace,
     Hello: _on_hello,
+    Resync: _on_resync,
 }
 
 
