@@ -45,6 +45,7 @@ from .messages import (
     Person,
     PlayAgain,
     ResolveOptions,
+    Resync,
     Seated,
     SetPace,
 )
@@ -88,10 +89,13 @@ class SocketConnection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: BaseModel) -> None:
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, text: str) -> None:
         if self._queue.qsize() > MAX_QUEUED:  # a client that stopped reading: let it reconnect
             self.close()
             return
-        self._queue.put_nowait(message.model_dump_json())
+        self._queue.put_nowait(text)
 
     def close(self) -> None:
         self._queue.put_nowait(None)
@@ -134,6 +138,11 @@ async def _on_again(manager: TableManager, table: Table, conn: SocketConnection,
     return AgainMessage(table=new.id, url=link.url)
 
 
+async def _on_resync(manager: TableManager, table: Table, conn: SocketConnection, message: Resync) -> None:
+    async with table.lock:
+        table.send_whole(conn)
+
+
 async def _on_hello(manager: TableManager, table: Table, conn: SocketConnection, message: Hello) -> None:
     raise TableError(ErrorCode.MALFORMED, "this socket already said hello; open a new one to change seat")
 
@@ -145,6 +154,7 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
     Hello: _on_hello,
     AskDeviceLink: _on_device_link,
     PlayAgain: _on_again,
+    Resync: _on_resync,
 }
 
 

@@ -30,6 +30,7 @@ from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, option
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
+from .delta import Shown
 from .describe import players_for
 from .driver import TableDriver
 from .logs import log
@@ -80,6 +81,10 @@ class Connection(Protocol):
 
     def send(self, message: BaseModel) -> None:
         """Queue a message; must not block (the table's lock may be held)."""
+        ...
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already serialized (one text shared by every socket showing the same view)."""
         ...
 
 
@@ -141,6 +146,7 @@ class Table:
     active_at: float = field(default_factory=time.monotonic)  # last move or visit (for closing idle tables)
     _stand_in_players: dict[str, Player] = field(default_factory=dict)
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
+    shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
 
     @property
     def seq(self) -> int:
@@ -264,11 +270,14 @@ class Table:
         )
 
     def broadcast(self) -> None:
-        """Queue each socket its own view of the table as it is now (call under the lock)."""
+        """Queue each socket what changed in its own view of the table (call under the lock)."""
         info = self.info()
         views: dict[str | None, dict[str, Any]] = {}
-        for connection in list(self.connections):
-            connection.send(self.state_for(connection.seat, info, views))
+        self.shown.change(self.connections, lambda seat: self.state_for(seat, info, views).model_dump(mode="json"))
+
+    def send_whole(self, connection: Connection) -> None:
+        """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        self.shown.whole(connection, self.state_for(connection.seat).model_dump(mode="json"))
 
 
 class TableManager:
@@ -652,6 +661,8 @@ class TableManager:
             for connection in list(table.connections):
                 if connection.seat == seat:
                     connection.seat = None  # the old device now watches
+                    table.shown.forget(connection)
+                    table.send_whole(connection)
             table.broadcast()
         log.info("seat.claimed", table=table.id, seat=seat)
         await self._publish(table, "seats")
@@ -746,8 +757,9 @@ class TableManager:
             table.connections.add(connection)
             table.active_at = time.monotonic()
             if connection.seat is None:
-                connection.send(table.state_for(None))
+                table.send_whole(connection)
             else:
+                table.send_whole(connection)
                 table.broadcast()  # everyone sees the seat is connected (and no longer stood in)
         table.wake.set()
         self.ensure_driver(table)
@@ -755,6 +767,7 @@ class TableManager:
     async def detach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
             table.connections.discard(connection)
+            table.shown.forget(connection)
             now = time.monotonic()
             table.active_at = now
             if connection.seat is not None:
