@@ -41,6 +41,7 @@ from .messages import (
     JoinSeat,
     Person,
     ResolveOptions,
+    Resync,
     SetPace,
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
@@ -85,9 +86,11 @@ class SocketConnection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: BaseModel) -> None:
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, text: str) -> None:
         if self._closed:
             return
-        text = message.model_dump_json()
         if self.queued_bytes + len(text) > self.max_queued_bytes:
             # a reader that stopped reading: drop it (by bytes held, not messages) and let it reconnect
             log.info("socket.slow_reader_dropped", seat=self.seat or "spectator", queued_bytes=self.queued_bytes)
@@ -127,6 +130,11 @@ async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, 
     await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
 
 
+async def _on_resync(manager: TableManager, table: Table, conn: SocketConnection, message: Resync) -> None:
+    async with table.lock:
+        table.send_whole(conn)
+
+
 async def _on_hello(manager: TableManager, table: Table, conn: SocketConnection, message: Hello) -> None:
     raise TableError(ErrorCode.MALFORMED, "this socket already said hello; open a new one to change seat")
 
@@ -136,6 +144,7 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
     AskHint: _on_hint,
     SetPace: _on_pace,
     Hello: _on_hello,
+    Resync: _on_resync,
 }
 
 

@@ -4,7 +4,8 @@ Every message a client sends names its ``type``; those that touch the game carry
 ``seq``, the table's sequence number the sender last saw (the number of actions taken
 so far), so that a stale or repeated message is refused instead of acting twice.
 
-Server to client: ``state`` after every change (the receiver's own view only),
+Server to client: ``state`` (the receiver's own view only) when a socket opens or asks
+(``resync``), then ``patch`` after every change (what changed, :mod:`nines.server.delta`),
 ``ack`` for an accepted action, ``hint``, and ``error`` with a typed ``code``.
 """
 
@@ -61,7 +62,13 @@ class SetPace(Strict):
     delay_ms: int = Field(ge=0, le=5000)
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetPace, Field(discriminator="type")]
+class Resync(Strict):
+    """Ask for the whole state again (a ``patch`` arrived whose ``base`` is not the state the client holds)."""
+
+    type: Literal["resync"]
+
+
+ClientMessage = Annotated[Hello | Act | AskHint | SetPace | Resync, Field(discriminator="type")]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 
 
@@ -128,6 +135,17 @@ class StateMessage(BaseModel):
     view: dict[str, Any]
     last: LastAction | None = None
     invite: str | None = None  # seated players may share invite links for open seats
+    rev: int = 0  # the table's revision on this socket: a later ``patch`` names it as its ``base``
+
+
+class PatchMessage(BaseModel):
+    """What changed since the state (or patch) of revision ``base``: see :mod:`nines.server.delta`."""
+
+    type: Literal["patch"] = "patch"
+    seq: int
+    rev: int
+    base: int
+    changes: list[list[Any]]
 
 
 class AckMessage(BaseModel):

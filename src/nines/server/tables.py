@@ -29,6 +29,7 @@ from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, option
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
+from .delta import Shown
 from .describe import players_for
 from .limits import HintDesk, valid_table_id
 from .logs import log
@@ -78,6 +79,10 @@ class Connection(Protocol):
         """Queue a message; must not block (the table's lock may be held)."""
         ...
 
+    def send_text(self, text: str) -> None:
+        """Queue a message already serialized (one text shared by every socket showing the same view)."""
+        ...
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -119,6 +124,7 @@ class Table:
     deals_counted: int = 0
     match_counted: bool = False
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
+    shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
 
     @property
     def seq(self) -> int:
@@ -169,11 +175,14 @@ class Table:
         )
 
     def broadcast(self) -> None:
-        """Queue each socket its own view of the table as it is now (call under the lock)."""
+        """Queue each socket what changed in its own view of the table (call under the lock)."""
         info = self.info()
         views: dict[str | None, dict[str, Any]] = {}
-        for connection in list(self.connections):
-            connection.send(self.state_for(connection.seat, info, views))
+        self.shown.change(self.connections, lambda seat: self.state_for(seat, info, views).model_dump(mode="json"))
+
+    def send_whole(self, connection: Connection) -> None:
+        """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        self.shown.whole(connection, self.state_for(connection.seat).model_dump(mode="json"))
 
 
 class TableManager:
@@ -425,13 +434,15 @@ class TableManager:
                 await self._catch_up(table)  # events from other processes may have been lost (pub/sub outage)
             table.connections.add(connection)
             if connection.seat is None:
-                connection.send(table.state_for(None))
+                table.send_whole(connection)
             else:
+                table.send_whole(connection)
                 table.broadcast()  # everyone sees the seat is connected
 
     async def detach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
             table.connections.discard(connection)
+            table.shown.forget(connection)
             if connection.seat is not None and not self._closing:
                 table.broadcast()
         self._forget_if_done(table)
