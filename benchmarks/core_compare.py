@@ -28,7 +28,7 @@ from typing import Any
 from nines.solver import _core
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solver_bench import FORMS, random_position  # noqa: E402
+from solver_bench import FORMS, random_position
 
 
 def load_core(path: str) -> ModuleType:

@@ -8,6 +8,7 @@ cluster runs as the ``postgres`` user (``runuser``), in a folder it owns.  ``mak
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -101,10 +102,8 @@ class PostgresCluster:
         return self.url(name)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop()
-        except subprocess.CalledProcessError:
-            pass  # already stopped
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -151,3 +150,60 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
+
+
+class ServerProcess:
+    """``nines serve`` as its own process on a free loopback port (uvicorn, as people run it)."""
+
+    def __init__(self, database_url: str, redis_url: str | None = None, folder: Path | None = None,
+                 bot_delay: float = 0.0) -> None:
+        import sys
+
+        self.port = free_port()
+        self.folder = folder or Path(tempfile.mkdtemp(prefix="nines-serve-"))
+        src = Path(__file__).resolve().parents[1] / "src"
+        command = [sys.executable, "-m", "nines.cli", "serve", "--port", str(self.port), "--database-url", database_url,
+                   "--bot-delay", str(bot_delay), "--log-level", "warning"]
+        if redis_url:
+            command += ["--redis-url", redis_url]
+        env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+        self.log = open(self.folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)
+        self.wait_ready()
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def wait_ready(self, timeout: float = 90.0) -> None:
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nines serve exited ({self.process.returncode}): {self.output()[-2000:]}")
+            try:
+                httpx.get(f"{self.http}/health", timeout=2)
+                return
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("nines serve did not answer") from None
+                time.sleep(0.1)
+
+    def output(self) -> str:
+        self.log.flush()
+        return (self.folder / f"server-{self.port}.log").read_text()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.log.close()

@@ -155,8 +155,8 @@ def _suit_rows(mask: int, run: tuple[int, int] | None, wilds: int) -> tuple[tupl
     else:
         row, opening_row = _free_rows(low, wilds), _free_rows(high, wilds, OPENING_MIN)
         if high != low:
-            row = [max(a, b) for a, b in zip(row, _free_rows(high, wilds))]
-            opening_row = [max(a, b) for a, b in zip(_free_rows(low, wilds, OPENING_MIN), opening_row)]
+            row = [max(a, b) for a, b in zip(row, _free_rows(high, wilds), strict=True)]
+            opening_row = [max(a, b) for a, b in zip(_free_rows(low, wilds, OPENING_MIN), opening_row, strict=True)]
     return tuple(row), tuple(opening_row)
 
 

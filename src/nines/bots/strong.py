@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Player
+from .base import Player, UnknownPlayer
 
 
 def ismcts(game_id: str, rng: random.Random) -> Player:
@@ -26,7 +26,7 @@ def ismcts(game_id: str, rng: random.Random) -> Player:
         from .ismcts_rummy import ISMCTS_BUDGET, RummyIsmcts
 
         return RummyIsmcts(rng, ISMCTS_BUDGET)
-    raise ValueError(f"no ismcts player for {game_id}")
+    raise UnknownPlayer(f"no ismcts player for {game_id}")
 
 
 def expert(game_id: str, rng: random.Random) -> Player:
@@ -43,7 +43,7 @@ def expert(game_id: str, rng: random.Random) -> Player:
         from .ismcts_rummy import EXPERT_BUDGET, RummyIsmcts
 
         return RummyIsmcts(rng, EXPERT_BUDGET, name="expert")
-    raise ValueError(f"no expert player for {game_id}")
+    raise UnknownPlayer(f"no expert player for {game_id}")
 
 
 def planner(game_id: str, rng: random.Random) -> Player:
@@ -54,4 +54,4 @@ def planner(game_id: str, rng: random.Random) -> Player:
         player = RummyExpert(rng)
         player.name = "planner"
         return player
-    raise ValueError(f"the planner plays Nines rummy only, not {game_id}")
+    raise UnknownPlayer(f"the planner plays Nines rummy only, not {game_id}")

@@ -3,7 +3,9 @@
 Only a finished deal is reviewed: the review knows every hand, so a deal still in play
 is refused.  What the review needs is copied under the table's lock and the work is done
 on a small pool of threads, off the event loop: the solver's compiled search releases
-the GIL, so other tables go on meanwhile.  Each deal is reviewed once: the work starts
+the GIL, so other tables go on meanwhile (``Reviews(processes=True)`` does the work in
+worker processes instead, so that not even the review's Python holds the GIL;
+``benchmarks/review_bench.py --event-loop`` measures both).  Each deal is reviewed once: the work starts
 as soon as the deal ends (so that the review is ready when the summary asks for it) and
 the answer is kept for later requests.
 """
@@ -12,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import get_game
@@ -24,6 +27,7 @@ from ..review import ReviewError, Solvers, review_deal
 from ..review.discards import review_rummy_deal
 from .logs import log
 from .messages import ErrorCode
+from .store import ReviewStat, Store
 from .tables import Table, TableError
 
 __all__ = ["REVIEW_WORKERS", "ReviewJob", "Reviews", "review_job"]
@@ -47,10 +51,12 @@ class ReviewJob:
     """the deal records up to this one (rummy replays the match from its start)"""
     source: Any = None
     """what the match was dealt from (rummy only)"""
+    people: Mapping[str, str] = field(default_factory=dict)
+    """the named people at the table, by seat, whose statistics the review adds to"""
 
 
 def _deal_source(table: Table) -> Any:
-    return getattr(table, "source", None) or getattr(table, "seed", None)
+    return table.source  # the match secret, or the chosen seed of solo practice (0 included)
 
 
 def review_job(table: Table, number: int) -> ReviewJob:
@@ -63,7 +69,23 @@ def review_job(table: Table, number: int) -> ReviewJob:
     game = table.spec.id
     options = table.spec.options_from_record(table.options)
     kept = tuple(deals[:number]) if game == "rummy" else (deals[number - 1],)
-    return ReviewJob(table.id, number, game, options, copy.deepcopy(kept), _deal_source(table) if game == "rummy" else None)
+    counted = not getattr(table, "practice", False)  # solo practice from a chosen seed is left out of statistics
+    people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person} if counted else {}
+    source = _deal_source(table) if game == "rummy" else None
+    return ReviewJob(table.id, number, game, options, copy.deepcopy(kept), source, people)
+
+
+def review_stats(job: ReviewJob, review: Mapping[str, Any]) -> list[ReviewStat]:
+    """Each named person's cards in the reviewed deal (trick games; a seat that chose no card is left out)."""
+    if job.game == "rummy":
+        return []
+    stats = []
+    for seat, person in job.people.items():
+        total = review.get("seats", {}).get(seat)
+        if total and total["cards"]:
+            stats.append(ReviewStat(job.table_id, job.number, seat, person, job.game, total["cards"], total["errors"],
+                                    total["cost"], total["unscored"]))
+    return stats
 
 
 _local = threading.local()
@@ -85,7 +107,13 @@ def run_job(job: ReviewJob) -> dict[str, Any]:
 class Reviews:
     """Reviews of finished deals: started when a deal ends, computed on worker threads, kept."""
 
-    def __init__(self, workers: int = REVIEW_WORKERS, keep: int = KEEP_DEALS) -> None:
+    def __init__(
+        self, store: Store | None = None, workers: int = REVIEW_WORKERS, keep: int = KEEP_DEALS, processes: bool = False
+    ) -> None:
+        self._store = store
+        self._processes = (
+            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) if processes else None
+        )
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review")
         self._keep = keep
         self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
@@ -96,11 +124,22 @@ class Reviews:
         key = (job.table_id, job.number)
         future = self._done.get(key)
         if future is None:
-            future = self._done[key] = self._pool.submit(run_job, job)
+            future = self._done[key] = self._pool.submit(self._run, job)
             while len(self._done) > self._keep:
                 self._done.popitem(last=False)
         self._done.move_to_end(key)
         return future
+
+    def _run(self, job: ReviewJob) -> dict[str, Any]:
+        """On a worker thread: the review, and the statistics of the people at the table."""
+        review = self._processes.submit(run_job, job).result() if self._processes is not None else run_job(job)
+        stats = review_stats(job, review)
+        if stats and self._store is not None:
+            try:
+                self._store.add_review_stats(stats)
+            except Exception:  # noqa: BLE001 - the review stands even if its statistics could not be kept
+                log.exception("review.stats_failed", table=job.table_id, deal=job.number)
+        return review
 
     def started(self, table_id: str, number: int) -> bool:
         """Whether deal ``number`` of the table is reviewed or being reviewed."""
@@ -110,7 +149,7 @@ class Reviews:
         try:
             return await asyncio.wrap_future(self.submit(job))
         except ReviewError as error:  # the table's own log did not replay: a fault of ours
-            log.error("review.failed", table=job.table_id, deal=job.number, error=str(error))
+            log.warning("review.failed", table=job.table_id, deal=job.number, error=str(error))
             self._done.pop((job.table_id, job.number), None)
             raise TableError(ErrorCode.CONFLICT, f"deal {job.number} could not be reviewed: {error}") from None
 
@@ -141,3 +180,5 @@ class Reviews:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
