@@ -43,7 +43,7 @@ def name_cookie(name: str) -> str:
     return "nines_name_" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
-async def check_name(store: Store, request: Request, response: Response, name: str) -> None:
+async def own_name(store: Store, request: Request, response: Response, name: str) -> None:
     """Refuse a name another browser owns; a new name becomes this browser's (its secret is set)."""
     cookie = name_cookie(name)
     secret = request.cookies.get(cookie)
