@@ -65,35 +65,52 @@ class RummyOptions:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise OptionsError(f"players is a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}")
+            raise OptionsError.of(
+                "rummy.options.players", f"players is a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}",
+                least=MIN_PLAYERS, most=MAX_PLAYERS, value=repr(self.players),
+            )
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise OptionsError(f"Nines rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+            raise OptionsError.of(
+                "rummy.options.players", f"Nines rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}",
+                least=MIN_PLAYERS, most=MAX_PLAYERS, value=repr(self.players),
+            )
         if self.decks is not None and self.decks not in (1, 2):
-            raise OptionsError(f"decks is 1 or 2 (or none for the seed's rule), not {self.decks!r}")
+            raise OptionsError.of("rummy.options.decks", f"decks is 1 or 2 (or none for the seed's rule), not {self.decks!r}", value=repr(self.decks))
         # Nine cards each, the indicator and the first discard must come from the pack,
         # and at least one card must be left for the stock.
         needed = self.players * HAND_SIZE + 2 + 1
         if needed > self.deck_count * DECK_SIZE:
-            raise OptionsError(
+            raise OptionsError.of(
+                "rummy.options.one_deck",
                 f"{self.players} players need {self.players * HAND_SIZE} cards dealt plus the indicator, "
-                f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)"
+                f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)",
+                count=self.players,
             )
         if self.hands is not None and self.hands < 1:
-            raise OptionsError(f"a session has at least one hand, not {self.hands}")
+            raise OptionsError.of("rummy.options.hands", f"a session has at least one hand, not {self.hands}", value=self.hands)
         if self.reshuffles is not None and self.reshuffles < 0:
-            raise OptionsError(f"reshuffles cannot be negative ({self.reshuffles}); none means no limit")
+            raise OptionsError.of(
+                "rummy.options.reshuffles", f"reshuffles cannot be negative ({self.reshuffles}); none means no limit", value=self.reshuffles
+            )
         if self.turns_per_player is not None and self.turns_per_player < 2:
-            raise OptionsError(
+            raise OptionsError.of(
+                "rummy.options.turns",
                 f"turns_per_player must be at least 2 (everyone's first turn is draw and discard only), "
-                f"not {self.turns_per_player}; none means no limit"
+                f"not {self.turns_per_player}; none means no limit",
+                value=self.turns_per_player,
             )
         for name in ("ace_points", "court_points", "wild_points"):
             if getattr(self, name) < 0:
-                raise OptionsError(f"{name} is a penalty and cannot be negative")
+                raise OptionsError.of("rummy.options.penalty", f"{name} is a penalty and cannot be negative", option=name)
         if self.unopened_penalty is not None and self.unopened_penalty < 0:
-            raise OptionsError("unopened_penalty is a penalty and cannot be negative")
+            raise OptionsError.of(
+                "rummy.options.penalty", "unopened_penalty is a penalty and cannot be negative", option="unopened_penalty"
+            )
         if self.first_starter is not None and self.first_starter not in self.seats:
-            raise OptionsError(f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}")
+            raise OptionsError.of(
+                "options.first_starter", f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}",
+                seats=list(self.seats),
+            )
 
     @property
     def seats(self) -> tuple[str, ...]:

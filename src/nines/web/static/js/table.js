@@ -9,6 +9,7 @@ import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
+import { refusalText } from "./refusals.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -189,11 +190,22 @@ export class TableShell {
       return;
     }
     if (message.code === "not_found") {
+      // a table that does not exist (any more): say so, and the ways on, instead of "Connecting…" for ever
       this.socket.stop();
-      fill(this.feltBox, h("p", { class: "notice" }, t("table.notFound")));
+      this.connection = "missing";
+      this.drawStatus();
+      fill(this.feltBox, h("div", { class: "notice missing-table" },
+        h("h2", {}, t("table.notFoundTitle")),
+        h("p", {}, t("table.notFoundText")),
+        h("div", { class: "notice-actions" },
+          h("a", { class: "button primary", href: `/${this.game}` }, t("table.newTable")),
+          h("a", { class: "button quiet", href: "/" }, t("nav.home")))));
       return;
     }
-    toast(`${t(`error.${message.code}`)}: ${message.message}`, "error");
+    // the rule's reason (or the server's), in the page's language
+    const ctx = this.message ? this.context() : null;
+    const seatLabel = (seat) => (!ctx || seat === ctx.you ? seatName(seat) : ctx.seatLabel(seat));
+    toast(refusalText(message, seatLabel), "error");
   }
 
   onClose() {
@@ -297,6 +309,10 @@ export class TableShell {
 
   drawStatus() {
     clear(this.statusEl);
+    if (this.connection === "missing") {
+      this.statusEl.append(t("table.notFoundTitle"));
+      return;
+    }
     if (this.connection === "closed") {
       this.statusEl.append(h("span", { class: "status-warn" }, t("table.reconnecting")));
       return;
