@@ -25,12 +25,15 @@ run: install
 play: install
 	$(BIN)/nines play neuf
 
-# The browser tests drive Debian's Chromium (never a downloaded browser); the pub/sub tests start a
-# private redis-server.  Both are installed with apt-get when missing, so no test is ever skipped.
+# The browser tests drive Debian's Chromium (never a downloaded browser); the pub/sub and outage tests
+# start a private redis-server; the server tests run on SQLite and on a private PostgreSQL cluster (Debian's
+# postgresql: initdb and pg_ctl, run as the postgres user when the tests run as root).  All are installed
+# with apt-get when missing, so no test is ever skipped.
 system-test-deps:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \

@@ -280,7 +280,7 @@ def parse_hand(text: str) -> list[Card]:
             "spades.hearts.diamonds.clubs, with '-' for a void (e.g. 98.A75.2.643)"
         )
     cards: list[Card] = []
-    for suit, part in zip(SUITS, parts):
+    for suit, part in zip(SUITS, parts, strict=True):
         body = part.strip()
         if body in ("", "-"):
             continue

@@ -144,7 +144,7 @@ def test_records_round_trip_through_replay(block):
         rng = random.Random(seed)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
-        record = state.record(players={s: "random" for s in state.seats})
+        record = state.record(players=dict.fromkeys(state.seats, "random"))
         rebuilt = replay(json.loads(json.dumps(record)))
         assert rebuilt.record(players=record["players"]) == record
         assert rebuilt.winners == state.winners

@@ -64,7 +64,7 @@ def test_play_in_the_terminal_survives_typos_and_illegal_cards():
         moves += ["bid 3", "ZZ", "help", "sheet", "last"]
     result = runner.invoke(app, ["play", "neuf", "--seed", "5"], input="\n".join(moves[:40]) + "\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "not a Le Neuf move" in result.output and "not a card" not in result.output.split("Traceback")[0] or True
+    assert ("not a Le Neuf move" in result.output and "not a card" not in result.output.split("Traceback")[0]) or True
     assert "Traceback" not in result.output
     assert "Score sheet" in result.output and "Match abandoned" in result.output
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from nines.cards import parse_card, parse_cards
+from nines.cards import parse_card
 from nines.games.contract import IllegalAction, MatchOver, OptionsError, OutOfTurn
-from nines.games.neuf import Exchange, Keep, NeufOptions, NeufState, PresetDeal
+from nines.games.neuf import Exchange, Keep, NeufOptions, NeufState
 from nines.games.tricks import Play
 
-from .positions import SUITED, position, three_hands
+from .positions import SUITED, position
 
 
 def play(state, *codes):

@@ -21,7 +21,7 @@ def first_deals(game: str, preset: str = "standard", seed: int = 1, deals: int =
         seat = state.acting_seat
         assert seat is not None
         state.apply(players[seat].decide(state.view(seat)).action, by=seat)
-    return state.record(players={seat: player for seat in state.seats})  # type: ignore[call-arg]
+    return state.record(players=dict.fromkeys(state.seats, player))  # type: ignore[call-arg]
 
 
 def play_best_cards(state: GameState, form: str, first_other: bool = True) -> None:

@@ -1,11 +1,9 @@
-"""Fixtures: the real app on a fresh SQLite file, driven through Starlette's test client."""
+"""Fixtures: the real app on a fresh database (a SQLite file; PostgreSQL too for tests marked ``databases``),
+driven through Starlette's test client, and private redis-server and PostgreSQL processes."""
 
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
-import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,13 +12,40 @@ import pytest
 
 # Starlette prefers the httpx2 fork but works with httpx, the dependency the project lists.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`", category=Warning)
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient  # noqa: E402
 
-from nines.server import ServerConfig, create_app
+from nines.server import ServerConfig, create_app  # noqa: E402
+
+from ..services import PostgresCluster, RedisServer, postgres_bindir  # noqa: E402
+
+DATABASES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked ``databases`` run once on SQLite and once on PostgreSQL (the rest on SQLite)."""
+    if "database_url" in metafunc.fixturenames and metafunc.definition.get_closest_marker("databases"):
+        metafunc.parametrize("database_url", DATABASES, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """One private PostgreSQL cluster per test process (``make test`` installs Debian's postgresql)."""
+    bindir = postgres_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed (make test installs it)")
+    cluster = PostgresCluster(bindir)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh empty database: a SQLite file, or a new database in the session's PostgreSQL cluster."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+        return cluster.new_database()
     return f"sqlite:///{tmp_path / 'nines.db'}"
 
 
@@ -44,34 +69,19 @@ def client(make_client: Callable[..., TestClient]) -> Iterator[TestClient]:
         yield c
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A private redis-server on a free loopback port (``make test`` installs it)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (make test installs it)")
+    server = RedisServer(binary, tmp_path)
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 @pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    """A private redis-server on a free loopback port (CI installs it; skipped only where it is missing)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed")
-    port = _free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        else:
-            raise RuntimeError("redis-server did not start")
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+def redis_url(redis_server: RedisServer) -> str:
+    return redis_server.url

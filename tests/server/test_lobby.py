@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from starlette.testclient import TestClient
 
 from .helpers import create_table, me_and_bots, state_of
@@ -70,6 +71,7 @@ def test_a_created_table_gives_its_creator_a_seat_token_and_lists_open_seats(cli
     assert len(client.get("/api/tables").json()) == 1
 
 
+@pytest.mark.databases
 def test_joining_needs_the_invitation_and_an_open_seat(client: TestClient) -> None:
     seated = create_table(client, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}})
     table_id = seated["table"]["id"]
@@ -99,6 +101,7 @@ def test_unknown_tables_and_pages(client: TestClient) -> None:
     assert client.get("/static/js/table.js").status_code == 200
 
 
+@pytest.mark.databases
 def test_people_are_remembered_by_name(client: TestClient) -> None:
     assert client.get("/api/people/Zoé/stats").json() == {"name": "Zoé", "known": False, "games": {}}
     assert client.post("/api/people", json={"name": "Zoé"}).status_code == 200

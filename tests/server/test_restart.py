@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from starlette.testclient import TestClient
 
 from .helpers import Socket, create_table, me_and_bots, pick, state_of
+
+pytestmark = pytest.mark.databases
 
 
 def test_a_restart_in_the_middle_of_a_deal_resumes_it(make_client: Callable[..., TestClient]) -> None:

@@ -151,7 +151,7 @@ def brute_scores(
     return out
 
 
-def random_ending(game: Game, rng: random.Random, tricks: int, in_progress: int = 0, trump: Suit | None | str = "random"):
+def random_ending(game: Game, rng: random.Random, tricks: int, in_progress: int = 0, trump: Suit | str | None = "random"):
     """Random hands of ``tricks`` cards, a random trump (unless given) and leader, and
     ``in_progress`` cards already played legally to the current trick.
     Returns (hands, trump, leader, played)."""

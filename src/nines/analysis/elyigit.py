@@ -10,6 +10,7 @@ seat's hand is as random as N's.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -53,15 +54,10 @@ Ranks are counted against the low cards (ace to five): ``nines`` is what holding
 instead of a low card is worth.  ``side_`` counts only the three suits that are not trumps.
 """
 
-_solver: Solver | None = None
-
-
+@functools.cache
 def _process_solver(table_mb: float) -> Solver:
-    """One solver per process, its table reused from deal to deal."""
-    global _solver
-    if _solver is None:
-        _solver = Solver(table_mb)
-    return _solver
+    """One solver per process (and table size), its table reused from deal to deal."""
+    return Solver(table_mb)
 
 
 @dataclass(frozen=True)

@@ -337,9 +337,9 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
     lines = [
         "# Elyigit's Nines: what predicts the declaring side's tricks",
         "",
-        f"{analysis.deals:,} random deals, each solved exactly for every trump suit: **{DECLARER} declares, "
+        (f"{analysis.deals:,} random deals, each solved exactly for every trump suit: **{DECLARER} declares, "
         f"{DUMMY} is the dummy, {LEADER} (the defender on the declarer's left) leads**, all nine tricks "
-        "played out; the number modelled is the tricks of the declaring side NS.",
+        "played out; the number modelled is the tricks of the declaring side NS."),
         "",
         run_section(context),
         "",
@@ -351,10 +351,10 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
         "",
         "> A void is the most valuable thing on your hand, and a nine is next. Long suits are worth almost nothing.",
         "",
-        "Each part is judged on the value per unit of the declarer's features, the others held fixed "
+        ("Each part is judged on the value per unit of the declarer's features, the others held fixed "
         "(least squares, 95% intervals cluster-robust by deal); \"worth more than\" compares two features by the "
         "interval of their difference; \"almost nothing\" means within "
-        f"±{LONG_SUIT_THRESHOLD:.2f} tricks per card.",
+        f"±{LONG_SUIT_THRESHOLD:.2f} tricks per card."),
         "",
     ]
     verdict_rows = []
@@ -381,10 +381,9 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
         "R² alone",
         "R² lost without it",
     ]
-    rows = []
     imp = {i.name: i for i in all_view.importance}
-    for name in HAND_FEATURES:
-        rows.append([
+    rows = [
+        [
             LABELS[name],
             _ci(all_view.fit, name),
             _ci(sense.fit, name),
@@ -392,14 +391,16 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
             _ci(all_view.alone[name]),
             f"{imp[name].alone:.3f}",
             f"{imp[name].drop:.3f}",
-        ])
+        ]
+        for name in HAND_FEATURES
+    ]
     lines += [
         markdown_table(header, rows),
         "",
-        f"R² of the declarer's model: {_r2(all_view)} over all four trumps, {_r2(sense)} with the card-sense trump. "
+        (f"R² of the declarer's model: {_r2(all_view)} over all four trumps, {_r2(sense)} with the card-sense trump. "
         "Ranks are counted against a low card (ace to five): *a nine* is what a nine is worth instead of a low card. "
         "*Alone* is the slope with nothing else held fixed, what a look at one feature shows; "
-        "*R² lost without it* is what it explains that the other features do not.",
+        "*R² lost without it* is what it explains that the other features do not."),
         "",
         "## The dummy's hand, kept apart",
         "",
@@ -420,13 +421,13 @@ def _summary(analysis: ElyigitAnalysis, context: RunContext) -> str:
         "",
         "## Files",
         "",
-        "- `deals.parquet`: one row per deal: `deal` (its number), `hands` (N E S W in the project's deal "
+        ("- `deals.parquet`: one row per deal: `deal` (its number), `hands` (N E S W in the project's deal "
         f"notation, ace low), and the declaring side's tricks with each trump: "
-        f"{', '.join('`' + c + '`' for c in TRICKS_COLUMNS.values())}.",
-        "- `rows.parquet`: one row per deal and trump: `tricks`, `chosen` (the card-sense trump), every feature "
-        "of the declarer's hand and the dummy's (`dummy_` prefix).",
-        "- `results.json`: every number above; `run.json`: the run's identity and timing; `chunks/`: the solved "
-        "chunks a re-run resumes from.",
+        f"{', '.join('`' + c + '`' for c in TRICKS_COLUMNS.values())}."),
+        ("- `rows.parquet`: one row per deal and trump: `tricks`, `chosen` (the card-sense trump), every feature "
+        "of the declarer's hand and the dummy's (`dummy_` prefix)."),
+        ("- `results.json`: every number above; `run.json`: the run's identity and timing; `chunks/`: the solved "
+        "chunks a re-run resumes from."),
         "",
     ]
     return "\n".join(lines)

@@ -15,6 +15,7 @@ players' own exchanges left aside.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -34,14 +35,10 @@ DEALER, FIRST = "E", "S"
 VALUES: tuple[str, ...] = ("S_own", "S_spare", "W", "E")
 """What is solved for each trump, in the per-deal columns ``<value>_<trump>``."""
 
-_solver: Solver | None = None
-
-
+@functools.cache
 def _process_solver(table_mb: float) -> Solver:
-    global _solver
-    if _solver is None:
-        _solver = Solver(table_mb)
-    return _solver
+    """One solver per process (and table size), its table reused from deal to deal."""
+    return Solver(table_mb)
 
 
 def value_column(value: str, trump: str) -> str:

@@ -190,13 +190,13 @@ def _plots(analysis: NeufAnalysis, out: Path) -> list[Path]:
 def statements(analysis: NeufAnalysis) -> list[str]:
     every = analysis.pooled[-1] if analysis.pooled else analysis.by_trump[0]
     lines = [
-        f"- **On average the exchange gains {_fmt(every.gain)} tricks** ({every.label}). Zero is what symmetry "
+        (f"- **On average the exchange gains {_fmt(every.gain)} tricks** ({every.label}). Zero is what symmetry "
         "predicts: the own and the spare hand are two random hands from the same cards. It moves a hand "
         f"{every.mean_abs_gain:.2f} tricks either way on average: it gains on {every.gain_share:.0%} of deals and "
-        f"loses on {every.loss_share:.0%}.",
-        f"- **Knowing when to exchange is what pays**: exchanging exactly when the own hand makes fewer than "
+        f"loses on {every.loss_share:.0%}."),
+        (f"- **Knowing when to exchange is what pays**: exchanging exactly when the own hand makes fewer than "
         f"{QUOTA} tricks gains {_fmt(every.weak_rule)} per deal; exchanging exactly when the spare is better "
-        f"(knowing both, an upper bound) {_fmt(every.oracle)}.",
+        f"(knowing both, an upper bound) {_fmt(every.oracle)}."),
     ]
     by_label = {s.label: s for s in analysis.by_trump + analysis.pooled}
     suits = [t for t in analysis.trumps if t != "NT"]
@@ -224,10 +224,10 @@ def _summary_md(analysis: NeufAnalysis, context: RunContext) -> str:
     lines = [
         "# Le Neuf: the exchange and the trumps",
         "",
-        f"{analysis.deals:,} random deals, each solved exactly for {', '.join(analysis.trumps)}: **{DEALER} deals, "
+        (f"{analysis.deals:,} random deals, each solved exactly for {', '.join(analysis.trumps)}: **{DEALER} deals, "
         f"so {FIRST} is first to exchange and leads**. Every value is a *paranoid* value: the most tricks a player "
         "takes when the other two play together against it (so the three need not add up to 13). "
-        f"The exchange is {FIRST}'s: its value with the spare hand instead of its own, W and E keeping theirs.",
+        f"The exchange is {FIRST}'s: its value with the spare hand instead of its own, W and E keeping theirs."),
         "",
         run_section(context),
         "",
@@ -240,13 +240,14 @@ def _summary_md(analysis: NeufAnalysis, context: RunContext) -> str:
     ]
     header = ["trump", "S own hand", "S with the spare", "gain [95%]", "gains", "loses", "mean |gain|",
               f"gain if exchanging below {QUOTA}", "SD of S's tricks", f"S makes {QUOTA}+", "spread of the three"]
-    rows = []
-    for s in analysis.by_trump + analysis.pooled:
-        rows.append([
+    rows = [
+        [
             s.label, _plain(s.own), _plain(s.spare), _fmt(s.gain), f"{s.gain_share:.0%}", f"{s.loss_share:.0%}",
             f"{s.mean_abs_gain:.2f}", _fmt(s.weak_rule), f"{s.own_sd:.2f}", f"{s.quota_share:.0%}",
             f"{s.within_spread.mean:.2f}",
-        ])
+        ]
+        for s in analysis.by_trump + analysis.pooled
+    ]
     lines += [markdown_table(header, rows), ""]
     lines += ["## What the exchange gains a hand of each strength", ""]
     header = ["S's tricks with its own hand"] + [f"gain, {label}" for label in analysis.gain_by_own]
@@ -266,10 +267,10 @@ def _summary_md(analysis: NeufAnalysis, context: RunContext) -> str:
         "",
         "## Files",
         "",
-        f"- `deals.parquet`: one row per deal: `deal`, `hands` (S W E in the project's deal notation, ace high), "
-        f"`spare` (the spare hand), and for each trump {cols}.",
-        "- `results.json`: every number above; `run.json`: the run's identity and timing; `chunks/`: the solved "
-        "chunks a re-run resumes from.",
+        (f"- `deals.parquet`: one row per deal: `deal`, `hands` (S W E in the project's deal notation, ace high), "
+        f"`spare` (the spare hand), and for each trump {cols}."),
+        ("- `results.json`: every number above; `run.json`: the run's identity and timing; `chunks/`: the solved "
+        "chunks a re-run resumes from."),
         "",
     ]
     return "\n".join(lines)

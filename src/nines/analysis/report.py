@@ -42,8 +42,8 @@ def run_section(context: RunContext) -> str:
     lines = [
         "## The run",
         "",
-        f"- Reproduce: `{context.command}` (deal *i* depends only on the seed and *i*; "
-        "the same command on any machine or cluster gives the same numbers).",
+        (f"- Reproduce: `{context.command}` (deal *i* depends only on the seed and *i*; "
+        "the same command on any machine or cluster gives the same numbers)."),
         f"- Deals: {stats.deals:,}, seed {context.identity['seed']}.",
         f"- This call: {stats.describe()}.",
     ]

@@ -203,7 +203,7 @@ class ElyigitBasic:
     # -- the auction -----------------------------------------------------------------
 
     def _bid(self, view: ElyigitView) -> Decision:
-        trump, estimate = best_trump(view.hand, view.no_trumps)
+        _trump, estimate = best_trump(view.hand, view.no_trumps)
         assert view.seat is not None
         partner = partner_of(view.seat)
         partner_calls = [call for s, call in view.auction if s == partner]
@@ -302,7 +302,7 @@ class ElyigitBasic:
             return Decision(Play(card), f"cash {card.pretty}, the best card left in its suit")
         # Lead a suit my partner (or my dummy) must ruff.
         if trump is not None:
-            for card in sorted(legal, key=lambda c: _strength(c)):
+            for card in sorted(legal, key=_strength):
                 if card.suit != trump and table.void_with_trumps(partner, card.suit):  # type: ignore[arg-type]
                     return Decision(Play(card), f"lead {card.pretty}: my partner is void and must ruff")
         side = [c for c in legal if c.suit != trump] or legal

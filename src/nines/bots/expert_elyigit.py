@@ -169,8 +169,8 @@ class ElyigitExpert:
         leader = view.trick.leader if view.trick is not None else mover
         played = [Card.parse(c) for _, c in view.trick.plays] if view.trick is not None else []
         solver = shared_solver()
-        reach = {card: 0 for card in legal}
-        tricks = {card: 0 for card in legal}
+        reach = dict.fromkeys(legal, 0)
+        tricks = dict.fromkeys(legal, 0)
         worlds = self._worlds(view, knowledge, self.budget.play_worlds)
         for hands in worlds:
             position = make_position("elyigit", {s: _cards(hands[s]) for s in seats}, trump, leader, played)

@@ -202,7 +202,7 @@ class NeufExpert:
         leader = view.trick.leader if view.trick is not None else seats[knowledge.me]
         played = [Card.parse(code) for _, code in view.trick.plays] if view.trick is not None else []
         solver = shared_solver()
-        totals = {card: 0 for card in legal}
+        totals = dict.fromkeys(legal, 0)
         worlds = self._worlds(knowledge, self.budget.worlds_for(cards_left, len(seats)), trump)
         n = 0
         for hands in worlds:

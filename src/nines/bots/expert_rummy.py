@@ -350,7 +350,7 @@ class RummyExpert:
 
     def _danger(self, reading: RummyReading, candidates: list[Card]) -> dict[Card, float]:
         """For each card, the share of the opponents' possible hands it would help (fewer unplaced cards)."""
-        danger = {card: 0.0 for card in candidates}
+        danger = dict.fromkeys(candidates, 0.0)
         for hand, opened, weight in reading.opponent_hands(self.rng, self.budget.opponent_samples):
             base = plan(hand, reading.is_wild, reading.table, opened).dead
             for card in candidates:

@@ -76,7 +76,7 @@ def hand_value(hand: Sequence[int], trump: int) -> float:
     """Expected exact tricks of the hand against the other two (trump ``-1``: no trumps)."""
     coefficients = TRUMP_COEFFICIENTS if trump >= 0 else NO_TRUMP_COEFFICIENTS
     value = coefficients[0]
-    for weight, x in zip(coefficients[1:], features(hand, trump)):
+    for weight, x in zip(coefficients[1:], features(hand, trump), strict=True):
         value += weight * x
     return value
 

@@ -121,6 +121,25 @@ def table_key(table: Mapping[int, TableRun]) -> tuple[tuple[int, int, int], ...]
     return tuple((suit, run.low, run.high) for suit, run in sorted(table.items()))
 
 
+def _free_rows(points: Sequence[int], wilds: int, min_len: int = RUN_MIN) -> list[int]:
+    """:func:`_best_free_run` for every number of wilds from 0 to ``wilds`` at once (one pass over the windows)."""
+    best = [0] * (wilds + 1)
+    n = len(points)
+    for i in range(n):
+        for j in range(i, n):
+            span = points[j] - points[i] + 1
+            count = j - i + 1
+            gaps = span - count  # wilds filling the missing ranks inside
+            if gaps > wilds:
+                break
+            need = gaps + (min_len - span if span < min_len else 0)  # and padding the ends to the minimum length
+            if need <= wilds and best[need] < count:
+                best[need] = count
+    for k in range(1, wilds + 1):  # a window possible with fewer wilds is possible with more
+        best[k] = max(best[k], best[k - 1])
+    return best
+
+
 @lru_cache(maxsize=1 << 18)
 def _suit_rows(mask: int, run: tuple[int, int] | None, wilds: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For one suit, the most naturals melded with k = 0..wilds wilds: as a plain run, and as the opening run.
@@ -129,15 +148,15 @@ def _suit_rows(mask: int, run: tuple[int, int] | None, wilds: int) -> tuple[tupl
     never hold the opening (-1).
     """
     low, high = _suit_points(mask)
-    row, opening_row = [], []
-    for k in range(wilds + 1):
-        if run is not None:
-            table_run = TableRun(-1, run[0], run[1])
-            row.append(max(_best_extension(low, table_run, k), _best_extension(high, table_run, k)))
-            opening_row.append(-1)
-        else:
-            row.append(max(_best_free_run(low, k, RUN_MIN), _best_free_run(high, k, RUN_MIN)))
-            opening_row.append(max(_best_free_run(low, k, OPENING_MIN), _best_free_run(high, k, OPENING_MIN)))
+    if run is not None:
+        table_run = TableRun(-1, run[0], run[1])
+        row = [max(_best_extension(low, table_run, k), _best_extension(high, table_run, k)) for k in range(wilds + 1)]
+        opening_row = [-1] * (wilds + 1)
+    else:
+        row, opening_row = _free_rows(low, wilds), _free_rows(high, wilds, OPENING_MIN)
+        if high != low:
+            row = [max(a, b) for a, b in zip(row, _free_rows(high, wilds), strict=True)]
+            opening_row = [max(a, b) for a, b in zip(_free_rows(low, wilds, OPENING_MIN), opening_row, strict=True)]
     return tuple(row), tuple(opening_row)
 
 
@@ -146,46 +165,63 @@ def plan_shape(wilds: int, masks: tuple[int, int, int, int], runs: tuple[tuple[i
     """(cards melded, can open) for a hand given by its wilds and each suit's positions as a bit mask.
 
     Every hand with the same shape on the same table plans alike, so the answer is
-    remembered: the look-ahead asks about the same few shapes again and again.
+    remembered: the look-ahead asks about the same few shapes again and again.  Each
+    suit's part is worked out once per suit mask (:func:`_suit_rows`), and how the wilds
+    are shared between the suits once per combination of those parts (:func:`_combine`),
+    which many different hands have in common.
     """
     claimed = {suit: (low, high) for suit, low, high in runs}
-    gains: dict[int, tuple[int, ...]] = {}
-    opening_gains: dict[int, tuple[int, ...]] = {}
-    for suit in range(4):
-        gains[suit], opening_gains[suit] = _suit_rows(masks[suit], claimed.get(suit), wilds)
-    suits = range(4)
+    rows = (
+        _suit_rows(masks[0], claimed.get(0), wilds),
+        _suit_rows(masks[1], claimed.get(1), wilds),
+        _suit_rows(masks[2], claimed.get(2), wilds),
+        _suit_rows(masks[3], claimed.get(3), wilds),
+    )
+    return _combine(rows, wilds, bool(runs), opened)  # type: ignore[arg-type]
+
+
+Rows = tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]],
+             tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+@lru_cache(maxsize=1 << 20)
+def _combine(rows: Rows, wilds: int, table_has_runs: bool, opened: bool) -> tuple[int, bool]:
+    """(cards melded, can open) from each suit's rows: the wilds shared out where they meld most."""
 
     def allocate(opening_suit: int | None) -> tuple[int, int]:
         """Best (naturals melded, wilds spent) with ``opening_suit`` holding a run of four or more."""
-        best: dict[int, int] = {0: 0}  # wilds spent -> naturals melded
-        for suit in suits:
-            row = opening_gains[suit] if suit == opening_suit else gains[suit]
-            nxt: dict[int, int] = {}
-            for spent, total in best.items():
-                for k in range(wilds - spent + 1):
-                    gain = row[k]
-                    if suit == opening_suit and gain <= 0 and k < OPENING_MIN:
-                        continue
-                    if suit == opening_suit and gain < 0:
-                        continue
-                    key = spent + k
-                    value = total + max(gain, 0)
-                    if nxt.get(key, -1) < value:
-                        nxt[key] = value
+        best = [0] + [-1] * wilds  # wilds spent -> naturals melded (-1: not reachable)
+        for suit in range(4):
+            if suit == opening_suit:
+                row = rows[suit][1]
+                # the opening run itself must reach four cards: naturals plus the wilds it uses
+                allowed = [k for k in range(wilds + 1) if row[k] > 0 or (row[k] == 0 and k >= OPENING_MIN)]
+            else:
+                row = rows[suit][0]
+                allowed = list(range(wilds + 1))
+            nxt = [-1] * (wilds + 1)
+            for spent in range(wilds + 1):
+                total = best[spent]
+                if total < 0:
+                    continue
+                for k in allowed:
+                    if spent + k > wilds:
+                        break
+                    value = total + row[k]
+                    nxt[spent + k] = max(nxt[spent + k], value)
             best = nxt
-        if not best:
+        top = max(best)
+        if top < 0:
             return -1, 0
-        top = max(best.values())
-        spent = min(s for s, v in best.items() if v == top)
-        return top, spent
+        return top, best.index(top)
 
     if opened:
         naturals, spent = allocate(None)
         can_open = True
     else:
         naturals, spent, can_open = 0, 0, False
-        for suit in suits:
-            if opening_gains[suit][wilds] < 0:
+        for suit in range(4):
+            if rows[suit][1][wilds] < 0:
                 continue
             # the opening run itself must reach four cards: naturals plus the wilds it uses
             got, used = allocate(suit)
@@ -194,7 +230,7 @@ def plan_shape(wilds: int, masks: tuple[int, int, int, int], runs: tuple[tuple[i
         if not can_open:
             return 0, False
     # spare wilds extend any run, as long as one exists (the table's or a new one of ours)
-    has_run = bool(runs) or naturals > 0 or spent > 0
+    has_run = table_has_runs or naturals > 0 or spent > 0
     return naturals + (wilds if has_run else spent), can_open
 
 

@@ -158,7 +158,7 @@ def _slice(cards: list[T], sizes: Sequence[int]) -> list[list[T]]:
 def _weighted(choices: list[int], weights: list[int], rng: random.Random) -> int:
     total = sum(weights)
     x = rng.random() * total
-    for choice, weight in zip(choices, weights):
+    for choice, weight in zip(choices, weights, strict=True):
         x -= weight
         if x < 0:
             return choice
@@ -206,8 +206,7 @@ class SampledTrickWorlds:
         """One full assignment of cards to every holder consistent with the knowledge."""
         dealt = deal_unseen(self.pool, self.sizes, self.forbidden, rng)
         hands = {holder: list(cards) for holder, cards in self.hands_known.items()}
-        for holder, cards in zip(self.holders, dealt):
-            hands[holder] = cards
+        hands.update(zip(self.holders, dealt, strict=True))
         return hands
 
     def sample_position(self, rng: random.Random) -> TrickPosition:

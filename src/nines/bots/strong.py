@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
-from .base import Player
+from .base import Player, UnknownPlayer
 
 
 def ismcts(game_id: str, rng: random.Random) -> Player:
-    """SO-ISMCTS with random playouts, 350 simulations a move (the trick games)."""
+    """Information-set Monte Carlo: SO-ISMCTS with random playouts, 350 simulations a move, in the trick games;
+    in rummy, every option played through the same imagined deals as a race to go out."""
     if game_id == "neuf":
         from .ismcts_neuf import NeufIsmcts
 
@@ -21,7 +22,11 @@ def ismcts(game_id: str, rng: random.Random) -> Player:
         from .ismcts_elyigit import ElyigitIsmcts
 
         return ElyigitIsmcts(rng)
-    raise ValueError(f"ismcts plays the trick games (neuf, elyigit), not {game_id}")
+    if game_id == "rummy":
+        from .ismcts_rummy import RummyIsmcts
+
+        return RummyIsmcts(rng)
+    raise UnknownPlayer(f"no ismcts player for {game_id}")
 
 
 def expert(game_id: str, rng: random.Random) -> Player:
@@ -38,4 +43,4 @@ def expert(game_id: str, rng: random.Random) -> Player:
         from .expert_rummy import RummyExpert
 
         return RummyExpert(rng)
-    raise ValueError(f"no expert player for {game_id}")
+    raise UnknownPlayer(f"no expert player for {game_id}")

@@ -26,6 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
+from ..randomness import DealSource, MatchSecret, rng_for
+
 __all__ = [
     "Reason",
     "RulesError",
@@ -125,7 +127,7 @@ class Action(Protocol):
 
 
 A = TypeVar("A", bound=Action)
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
 class GameState(ABC):
@@ -137,10 +139,13 @@ class GameState(ABC):
 
     game_id: ClassVar[str]
 
-    def __init__(self, options: Any, seed: int) -> None:
+    def __init__(self, options: Any, seed: DealSource) -> None:
         self.options = options
-        self.seed = seed
-        self.rng = random.Random(seed)
+        # Deals come from an int seed (reproducible: simulations, tournaments, analysis,
+        # solo practice) or a match secret (tables where people hide cards from each other).
+        self.seed: int | None = None if isinstance(seed, MatchSecret) else seed
+        self.secret: MatchSecret | None = seed if isinstance(seed, MatchSecret) else None
+        self.rng: random.Random = rng_for(seed)
         # (seat that acted, action) in order, for the whole match: the event log.
         self.log: list[tuple[str, Action]] = []
         # the deals (hands) of the match so far, the last one in progress
@@ -171,6 +176,24 @@ class GameState(ABC):
     @abstractmethod
     def why_illegal(self, action: Action) -> str:
         """One sentence saying why ``action`` is not legal now and what is."""
+
+    @property
+    def deal_source(self) -> DealSource:
+        """What the deals come from, to start the same match again (``new_match(options, deal_source)``)."""
+        return self.secret if self.secret is not None else self.seed  # type: ignore[return-value]
+
+    def source_record(self) -> dict[str, Any]:
+        """The record fields that say where the deals came from.
+
+        ``{"seed": N}`` for a seeded match.  A match dealt from a secret records
+        ``"seed": null`` and, once the match is over and only then, ``"secret"`` (64
+        hexadecimal digits): until the end it would show every hidden card.
+        """
+        if self.secret is None:
+            return {"seed": self.seed}
+        if self.is_over:
+            return {"seed": None, "secret": self.secret.hex()}
+        return {"seed": None}
 
     @property
     def is_over(self) -> bool:
@@ -317,21 +340,43 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def options_from_mapping(cls: type[O], mapping: Mapping[str, Any], base: O | None = None) -> O:
+MAX_OPTION_TEXT = 200
+"""The longest text an option value may be written in (the longest real one is a trump cycle)."""
+
+MAX_OPTION_ITEMS = 50
+"""The most entries a list option may have; each game bounds its own lists more tightly."""
+
+
+def options_from_mapping(
+    cls: type[OptionsT], mapping: Mapping[str, Any], base: OptionsT | None = None
+) -> OptionsT:
     """Build an options dataclass from loose values, refusing unknown names.
 
     Values may be text as typed on a command line (``"true"``, ``"6"``,
     ``"H,D,C,S,NT"``).  ``base`` supplies the values not given (a preset).
+    Text longer than :data:`MAX_OPTION_TEXT` characters and lists longer than
+    :data:`MAX_OPTION_ITEMS` entries are refused before they are read.
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
-    unknown = sorted(set(mapping) - set(fields))
+    unknown = sorted(str(name)[:40] for name in set(mapping) - set(fields))
     if unknown:
         raise OptionsError.of(
             "options.unknown",
-            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; the options are: {', '.join(fields)}",
-            names=", ".join(unknown), allowed=", ".join(fields),
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown[:5])}; the options are: {', '.join(fields)}",
+            names=", ".join(unknown[:5]), allowed=", ".join(fields),
         )
+    for name, raw in mapping.items():
+        if isinstance(raw, str) and len(raw) > MAX_OPTION_TEXT:
+            raise OptionsError.of(
+                "options.too_long", f"option {name} is {len(raw)} characters long; option values are at most {MAX_OPTION_TEXT}",
+                option=name, count=len(raw), most=MAX_OPTION_TEXT,
+            )
+        if isinstance(raw, (list, tuple)) and len(raw) > MAX_OPTION_ITEMS:
+            raise OptionsError.of(
+                "options.too_many", f"option {name} has {len(raw)} entries; lists of options have at most {MAX_OPTION_ITEMS}",
+                option=name, count=len(raw), most=MAX_OPTION_ITEMS,
+            )
     values: dict[str, Any] = {}
     for name, raw in mapping.items():
         values[name] = _coerce(name, raw, hints[name])
@@ -344,9 +389,8 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        if raw is None or (isinstance(raw, str) and raw.lower() in ("none", "null", "")):
-            if type(None) in args:
-                return None
+        if (raw is None or (isinstance(raw, str) and raw.lower() in ("none", "null", ""))) and type(None) in args:
+            return None
         for arg in args:
             if arg is type(None):
                 continue
@@ -354,7 +398,7 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
                 return _coerce(name, raw, arg)
             except OptionsError:
                 continue
-        raise OptionsError.of("options.value", f"option {name}: {raw!r} is not an allowed value", option=name, value=repr(raw))
+        raise OptionsError.of("options.value", f"option {name}: {_shown(raw)} is not an allowed value", option=name, value=_shown(raw))
     if origin is typing.Literal:
         if raw in args:
             return raw
@@ -363,8 +407,8 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
             if str(arg) == text:
                 return arg
         raise OptionsError.of(
-            "options.choice", f"option {name} must be one of {', '.join(map(str, args))}, not {raw!r}",
-            option=name, allowed=", ".join(map(str, args)), value=repr(raw),
+            "options.choice", f"option {name} must be one of {', '.join(map(str, args))}, not {_shown(raw)}",
+            option=name, allowed=", ".join(map(str, args)), value=_shown(raw),
         )
     if hint is bool:
         if isinstance(raw, bool):
@@ -374,9 +418,9 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise OptionsError.of("options.yes_no", f"option {name} is yes or no (true/false), not {raw!r}", option=name, value=repr(raw))
+        raise OptionsError.of("options.yes_no", f"option {name} is yes or no (true/false), not {_shown(raw)}", option=name, value=_shown(raw))
     if hint is int:
-        not_whole = OptionsError.of("options.whole", f"option {name} is a whole number, not {raw!r}", option=name, value=repr(raw))
+        not_whole = OptionsError.of("options.whole", f"option {name} is a whole number, not {_shown(raw)}", option=name, value=_shown(raw))
         if isinstance(raw, bool):
             raise not_whole
         try:
@@ -392,7 +436,13 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         elif isinstance(raw, (list, tuple)):
             items = raw
         else:
-            raise OptionsError.of("options.list", f"option {name} is a list (comma separated), not {raw!r}", option=name, value=repr(raw))
+            raise OptionsError.of("options.list", f"option {name} is a list (comma separated), not {_shown(raw)}", option=name, value=_shown(raw))
         item_hint = args[0] if args else str
         return tuple(_coerce(name, item, item_hint) for item in items)
     return raw
+
+
+def _shown(raw: Any) -> str:
+    """A value as an error message quotes it: never more than a line."""
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."

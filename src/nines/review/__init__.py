@@ -58,7 +58,7 @@ def review_deal(
     options: Any,
     deal: Mapping[str, Any],
     *,
-    max_nodes: int | None | str = "default",
+    max_nodes: int | str | None = "default",
     solvers: Solvers | None = None,
 ) -> DealReview:
     """Review one deal record of ``neuf`` or ``elyigit`` played under ``options``.
@@ -111,7 +111,7 @@ def review_record(
     record: Mapping[str, Any],
     deal: int | None = None,
     *,
-    max_nodes: int | None | str = "default",
+    max_nodes: int | str | None = "default",
     solvers: Solvers | None = None,
 ) -> RecordReview:
     """Review every deal of a record (or deal number ``deal`` only)."""

@@ -10,7 +10,7 @@ the turn, so the same record always gets the same opinion.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..bots import make_player
@@ -20,7 +20,7 @@ from ..games.rummy import Discard
 from .model import DealReview, DiscardReview
 from .rebuild import ReviewError
 
-__all__ = ["review_discards"]
+__all__ = ["review_discards", "review_rummy_deal"]
 
 TURN_LIMIT = 20
 """Set plays the expert may make before its discard (far more than any turn needs)."""
@@ -45,11 +45,16 @@ def _expert_discard(state: GameState, seat: str, seed: int) -> tuple[Any, str]:
 
 def review_discards(record: Mapping[str, Any], index: int, options: Any) -> DealReview:
     """Deal ``index`` (0-based) of a rummy record: every discard against the expert's."""
-    spec = get_game("rummy")
     deals = record["deals"]
     if deals[index].get("preset"):
         raise ReviewError(f"deal {deals[index].get('number', index + 1)} began from a preset hand and cannot be dealt again from the seed")
-    state = spec.new_match(options, int(record.get("seed", 0)))
+    return review_rummy_deal(get_game("rummy").new_match(options, int(record.get("seed", 0))), deals, index)
+
+
+def review_rummy_deal(start: GameState, deals: Sequence[Mapping[str, Any]], index: int) -> DealReview:
+    """Deal ``index`` (0-based): ``start`` is the match as dealt (it is played on), ``deals`` the
+    deal records up to that one; every discard of that deal against the expert's."""
+    state = start
     number = int(deals[index].get("number", index + 1))
     reviews: list[DiscardReview] = []
     turn = 0
@@ -59,8 +64,8 @@ def review_discards(record: Mapping[str, Any], index: int, options: Any) -> Deal
             try:
                 action = state.action_from_record(entry)
                 seat = state.to_act
-                if entry.get("seat") != seat:
-                    raise ReviewError(f"{where}: the record says {entry.get('seat')} acted but {seat} was to act")
+                if seat is None or entry.get("seat") != seat:
+                    raise ReviewError(f"{where}: the record says {entry.get('seat')} acted but {seat or 'nobody'} was to act")
                 if k == index and isinstance(action, Discard):
                     turn += 1
                     expert, words = _expert_discard(state, seat, number * 1000 + turn)

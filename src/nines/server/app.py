@@ -40,11 +40,13 @@ from .messages import (
     JoinSeat,
     Person,
     ResolveOptions,
+    Resync,
     SetPace,
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
 from .replay import deal_frames, match_record
-from .store import Store
+from .review import Reviews, review_job
+from .store import Store, StoreUnavailable
 from .tables import Table, TableError, TableManager
 
 HTTP_STATUS = {
@@ -58,8 +60,11 @@ HTTP_STATUS = {
     ErrorCode.HINTS_OFF: 403,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
+    ErrorCode.UNAVAILABLE: 503,
 }
+UNAVAILABLE = "the tables' database cannot be reached just now; nothing was done: try again in a moment"
 HELLO_TIMEOUT_S = 15
+HEALTH_TIMEOUT_S = 2
 MAX_QUEUED = 500
 
 
@@ -77,10 +82,13 @@ class SocketConnection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: BaseModel) -> None:
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, text: str) -> None:
         if self._queue.qsize() > MAX_QUEUED:  # a client that stopped reading: let it reconnect
             self.close()
             return
-        self._queue.put_nowait(message.model_dump_json())
+        self._queue.put_nowait(text)
 
     def close(self) -> None:
         self._queue.put_nowait(None)
@@ -110,6 +118,11 @@ async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, 
     await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
 
 
+async def _on_resync(manager: TableManager, table: Table, conn: SocketConnection, message: Resync) -> None:
+    async with table.lock:
+        table.send_whole(conn)
+
+
 async def _on_hello(manager: TableManager, table: Table, conn: SocketConnection, message: Hello) -> None:
     raise TableError(ErrorCode.MALFORMED, "this socket already said hello; open a new one to change seat")
 
@@ -119,6 +132,7 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
     AskHint: _on_hint,
     SetPace: _on_pace,
     Hello: _on_hello,
+    Resync: _on_resync,
 }
 
 
@@ -131,10 +145,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     instance = config.instance or uuid.uuid4().hex[:8]
     store = Store(config.database_url)
     manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
+    reviews = Reviews(store)
+    manager.action_listeners.append(reviews.after_action)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(store.create_schema)
+        await asyncio.to_thread(store.migrate)
         await manager.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
                  pubsub="redis" if config.redis_url else "local")
@@ -144,12 +160,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             yield
         finally:
             await manager.stop()
+            reviews.close()
             store.close()
             log.info("server.stopped", instance=instance)
 
     app = FastAPI(title="Nines", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.store = store
     app.state.manager = manager
+    app.state.reviews = reviews
     app.state.config = config
 
     @app.middleware("http")
@@ -166,6 +184,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(TableError)
     async def on_table_error(request: Request, error: TableError) -> JSONResponse:
         return error_response(error)
+
+    @app.exception_handler(StoreUnavailable)
+    async def on_unavailable(request: Request, error: StoreUnavailable) -> JSONResponse:
+        log.warning("store.unavailable", path=request.url.path, error=str(error))
+        return error_response(TableError(ErrorCode.UNAVAILABLE, UNAVAILABLE))
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -190,17 +213,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
+        """Whether this process can reach its database and (when configured) Redis: ``degraded`` if not."""
         database = "ok"
         try:
-            await asyncio.to_thread(store.ping)
-        except Exception as error:  # reported, not raised: health says what is wrong
+            await asyncio.wait_for(asyncio.to_thread(store.ping), HEALTH_TIMEOUT_S)
+        except Exception as error:  # noqa: BLE001 - reported, not raised: health says what is wrong
             database = f"error: {type(error).__name__}"
+        redis = await manager.broker.health()
         return {
-            "status": "ok" if database == "ok" else "degraded",
+            "status": "ok" if database == "ok" and redis in ("ok", "local") else "degraded",
             "instance": instance,
             "tables": len(manager.tables),
             "database": database,
             "pubsub": "redis" if config.redis_url else "local",
+            "redis": redis,
         }
 
     # -- games -----------------------------------------------------------------------
@@ -275,6 +301,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         async with table.lock:
             return deal_frames(table, deal)
 
+    @app.get("/api/tables/{table_id}/review/{deal}")
+    async def table_review(table_id: str, deal: int) -> dict[str, Any]:
+        """A finished deal reviewed by the exact solver (see docs/review.md); refused while it is in play."""
+        table = await manager.get(table_id)
+        async with table.lock:
+            job = review_job(table, deal)
+        return await reviews.get(job)
+
     # -- people ----------------------------------------------------------------------
 
     @app.post("/api/people")
@@ -298,6 +332,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             hello = Hello.model_validate_json(first)
             table = await manager.get(table_id)
             seat = manager.authenticate(table, hello.seat, hello.token)
+        except StoreUnavailable:
+            with contextlib.suppress(Exception):
+                await websocket.send_text(ErrorMessage(code=ErrorCode.UNAVAILABLE, message=UNAVAILABLE).model_dump_json())
+                await websocket.close(code=1013)  # try again later
+            return
         except (TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
             if isinstance(error, WebSocketDisconnect):
                 return
@@ -357,6 +396,11 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
     except TableError as error:
         log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
         conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq, key=error.key, params=error.params))
+        return
+    except StoreUnavailable as error:
+        # the move (or request) was not stored, so the table is as it was: say so and keep the socket open
+        log.warning("store.unavailable", table=table.id, seat=conn.seat or "spectator", error=str(error))
+        conn.send(ErrorMessage(code=ErrorCode.UNAVAILABLE, message=UNAVAILABLE, seq=table.seq))
         return
     if reply is not None:
         conn.send(reply)

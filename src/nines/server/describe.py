@@ -10,13 +10,13 @@ import ast
 import dataclasses
 import functools
 import inspect
-import random
+import itertools
 import textwrap
 import types
 import typing
 from typing import Any
 
-from ..bots import PLAYER_FACTORIES, make_player
+from ..bots import players_for
 from ..games import GameSpec, available_games, get_game
 from ..games.contract import options_to_dict
 
@@ -30,7 +30,7 @@ def field_docs(cls: type) -> dict[str, str]:
     except (OSError, TypeError, SyntaxError):
         return docs
     body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    for current, following in zip(body, body[1:]):
+    for current, following in itertools.pairwise(body):
         if (
             isinstance(current, ast.AnnAssign)
             and isinstance(current.target, ast.Name)
@@ -69,19 +69,6 @@ def describe_options(spec: GameSpec) -> list[dict[str, Any]]:
         {"name": f.name, "default": defaults[f.name], "doc": docs.get(f.name, ""), **option_kind(hints[f.name])}
         for f in dataclasses.fields(spec.options_type)
     ]
-
-
-@functools.cache
-def players_for(game_id: str) -> tuple[str, ...]:
-    """The computer players that can play this game (those whose factory accepts it)."""
-    names = []
-    for name in PLAYER_FACTORIES:
-        try:
-            make_player(name, game_id, random.Random(0))
-        except Exception:  # a player without support for this game is simply not offered
-            continue
-        names.append(name)
-    return tuple(names)
 
 
 def describe_game(spec: GameSpec) -> dict[str, Any]:

@@ -4,7 +4,8 @@ Every message a client sends names its ``type``; those that touch the game carry
 ``seq``, the table's sequence number the sender last saw (the number of actions taken
 so far), so that a stale or repeated message is refused instead of acting twice.
 
-Server to client: ``state`` after every change (the receiver's own view only),
+Server to client: ``state`` (the receiver's own view only) when a socket opens or asks
+(``resync``), then ``patch`` after every change (what changed, :mod:`nines.server.delta`),
 ``ack`` for an accepted action, ``hint``, and ``error`` with a typed ``code``.
 """
 
@@ -57,14 +58,20 @@ class SetPace(Strict):
     delay_ms: int = Field(ge=0, le=5000)
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetPace, Field(discriminator="type")]
+class Resync(Strict):
+    """Ask for the whole state again (a ``patch`` arrived whose ``base`` is not the state the client holds)."""
+
+    type: Literal["resync"]
+
+
+ClientMessage = Annotated[Hello | Act | AskHint | SetPace | Resync, Field(discriminator="type")]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 
 
 # -- server -> client ----------------------------------------------------------------
 
 
-class ErrorCode(str, enum.Enum):
+class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() and format() of a code
     """Why a message was refused; the state is unchanged after every one of these."""
 
     MALFORMED = "malformed"  # not JSON, or not one of the messages above
@@ -77,6 +84,7 @@ class ErrorCode(str, enum.Enum):
     HINTS_OFF = "hints_off"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # e.g. the seat was taken by someone else
+    UNAVAILABLE = "unavailable"  # the database cannot be reached just now: nothing was done, try again
 
 
 class SeatInfo(BaseModel):
@@ -103,6 +111,8 @@ class TableInfo(BaseModel):
     public: bool
     created_at: str
     winners: list[str] = []
+    practice: bool = False
+    """Solo practice: dealt from a seed the creator chose, with no other person seated; left out of statistics."""
 
 
 class LastAction(BaseModel):
@@ -120,6 +130,17 @@ class StateMessage(BaseModel):
     view: dict[str, Any]
     last: LastAction | None = None
     invite: str | None = None  # seated players may share invite links for open seats
+    rev: int = 0  # the table's revision on this socket: a later ``patch`` names it as its ``base``
+
+
+class PatchMessage(BaseModel):
+    """What changed since the state (or patch) of revision ``base``: see :mod:`nines.server.delta`."""
+
+    type: Literal["patch"] = "patch"
+    seq: int
+    rev: int
+    base: int
+    changes: list[list[Any]]
 
 
 class AckMessage(BaseModel):
@@ -168,6 +189,8 @@ class CreateTable(Strict):
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
     public: bool = True
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    """Solo practice only (every seat yourself or a computer player): deals repeatable from this seed.
+    Without it the deals come from a secret drawn for the match and revealed in its finished record."""
 
 
 class ResolveOptions(Strict):

@@ -28,13 +28,16 @@ from sqlalchemy import (
     case,
     create_engine,
     event,
+    false,
     func,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Engine, ExceptionContext
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+from .migrate import upgrade
 
 
 def _now() -> dt.datetime:
@@ -52,7 +55,11 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     preset: Mapped[str | None] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # a table is dealt from its secret when it has one (0 is stored here then), else from this seed
+    # (solo practice, and tables stored before secrets existed)
     seed: Mapped[int] = mapped_column(Integer)
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the match secret (hex) of every other table
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     hints: Mapped[bool] = mapped_column(Boolean)
     bot_delay_ms: Mapped[int] = mapped_column(Integer)
     public: Mapped[bool] = mapped_column(Boolean)
@@ -62,6 +69,7 @@ class TableRow(Base):
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # kept once the match is over
 
 
 class SeatRow(Base):
@@ -113,6 +121,23 @@ class DealStatRow(Base):
     points: Mapped[int | None] = mapped_column(Integer)
 
 
+class ReviewStatRow(Base):
+    """One person's cards in one reviewed deal: how many they chose, how many cost tricks, the tricks lost."""
+
+    __tablename__ = "nines_review_stats"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
+    person: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    cards: Mapped[int] = mapped_column(Integer)
+    errors: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    unscored: Mapped[int] = mapped_column(Integer)
+    reviewed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
 class MatchStatRow(Base):
     __tablename__ = "nines_match_stats"
 
@@ -149,7 +174,7 @@ class StoredTable:
     game: str
     preset: str | None
     options: dict[str, Any]
-    seed: int
+    seed: int | None
     hints: bool
     bot_delay_ms: int
     public: bool
@@ -159,6 +184,12 @@ class StoredTable:
     created_at: dt.datetime
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+    secret: str | None = None
+    """The match secret in hexadecimal (every table but solo practice, whose deals come from ``seed``)."""
+    practice: bool = False
+    """Solo practice: a chosen seed, no other person at the table, left out of statistics."""
+    record: dict[str, Any] | None = None
+    """The record of a finished match, stored when it ended (served as is, never replayed per request)."""
 
 
 @dataclass(frozen=True)
@@ -177,12 +208,31 @@ class DealStat:
 
 
 @dataclass(frozen=True)
+class ReviewStat:
+    """A person's cards in a reviewed deal (:mod:`nines.review`): chosen, costly, tricks lost, unscored."""
+
+    table_id: str
+    deal: int
+    seat: str
+    person: str
+    game: str
+    cards: int
+    errors: int
+    lost: int
+    unscored: int = 0
+
+
+@dataclass(frozen=True)
 class MatchStat:
     table_id: str
     seat: str
     person: str
     game: str
     won: bool
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached (stopped, restarting, unreachable): nothing was stored; try again later."""
 
 
 class SeqConflict(Exception):
@@ -197,6 +247,8 @@ class Store:
     """The database behind the server."""
 
     def __init__(self, url: str) -> None:
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3, the driver the project installs
         self.url = url
         connect_args: dict[str, Any] = {}
         if url.startswith("sqlite"):
@@ -204,13 +256,16 @@ class Store:
             if path and path != ":memory:" and not url.startswith("sqlite://:"):
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             connect_args["timeout"] = 30
-        self.engine: Engine = create_engine(url, connect_args=connect_args, future=True)
+        # a connection the database dropped (a restart, an outage) is noticed and replaced before use
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        event.listen(self.engine, "handle_error", _unavailable)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
-    def create_schema(self) -> None:
-        Base.metadata.create_all(self.engine)
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (safe when several processes start together)."""
+        upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -230,7 +285,9 @@ class Store:
                     game=table.game,
                     preset=table.preset,
                     options=table.options,
-                    seed=table.seed,
+                    seed=table.seed if table.seed is not None else 0,
+                    secret=table.secret,
+                    practice=table.practice,
                     hints=table.hints,
                     bot_delay_ms=table.bot_delay_ms,
                     public=table.public,
@@ -272,7 +329,10 @@ class Store:
                 game=row.game,
                 preset=row.preset,
                 options=dict(row.options),
-                seed=row.seed,
+                seed=row.seed if row.secret is None else None,
+                secret=row.secret,
+                practice=bool(row.practice),
+                record=row.record,
                 hints=row.hints,
                 bot_delay_ms=row.bot_delay_ms,
                 public=row.public,
@@ -319,10 +379,13 @@ class Store:
         except IntegrityError as error:
             raise SeqConflict(f"move {action.seq} of table {table_id} was already stored") from error
 
-    def mark_over(self, table_id: str, winners: Sequence[str]) -> None:
+    def mark_over(self, table_id: str, winners: Sequence[str], record: dict[str, Any] | None = None) -> None:
+        """The match is over: its winners and (kept to be served as is) its record."""
         with self._session.begin() as session:
             session.execute(
-                update(TableRow).where(TableRow.id == table_id).values(status="over", winners=list(winners), updated_at=_now())
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(status="over", winners=list(winners), record=record, updated_at=_now())
             )
 
     def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
@@ -443,7 +506,52 @@ class Store:
                 )
                 entry["matches"] = int(n)
                 entry["matches_won"] = int(won or 0)
+        # the review (nines.review): tricks lost per deal to costly cards, over time
+        reviewed = self.person_review_stats(name)
+        for game, entry in out.items():
+            entry["review"] = reviewed.get(game)
         return out
+
+    def add_review_stats(self, stats: Iterable[ReviewStat]) -> int:
+        """Store reviewed deals not stored yet (derived data: storing twice is harmless)."""
+        added = 0
+        with self._session.begin() as session:
+            for stat in stats:
+                if session.get(ReviewStatRow, (stat.table_id, stat.deal, stat.seat)) is None:
+                    session.add(ReviewStatRow(**stat.__dict__))
+                    added += 1
+        return added
+
+    def person_review_stats(self, name: str, days: int = 30) -> dict[str, dict[str, Any]]:
+        """Per game: reviewed deals, average tricks lost per deal to costly cards, and the same day by day
+        (the last ``days`` days with a reviewed deal, oldest first)."""
+        out: dict[str, dict[str, Any]] = {}
+        with self._session() as session:
+            rows = session.execute(
+                select(ReviewStatRow.game, ReviewStatRow.reviewed_at, ReviewStatRow.lost, ReviewStatRow.errors, ReviewStatRow.cards)
+                .where(ReviewStatRow.person == name)
+                .order_by(ReviewStatRow.reviewed_at)
+            ).all()
+        for game, when, lost, errors, cards in rows:
+            entry = out.setdefault(game, {"deals": 0, "lost": 0, "errors": 0, "cards": 0, "days": {}})
+            entry["deals"] += 1
+            entry["lost"] += lost
+            entry["errors"] += errors
+            entry["cards"] += cards
+            day = entry["days"].setdefault(when.date().isoformat(), [0, 0])
+            day[0] += 1
+            day[1] += lost
+        return {
+            game: {
+                "deals": e["deals"],
+                "average_lost": _round(e["lost"] / e["deals"]),
+                "costly_cards_per_deal": _round(e["errors"] / e["deals"]),
+                "by_day": [
+                    {"day": day, "deals": n, "average_lost": _round(lost / n)} for day, (n, lost) in list(e["days"].items())[-days:]
+                ],
+            }
+            for game, e in out.items()
+        }
 
     def people(self, limit: int = 100) -> list[str]:
         with self._session() as session:
@@ -464,6 +572,17 @@ def _round(value: Any) -> float | None:
 
 def _rate(count: Any, total: Any) -> float | None:
     return None if not total else round(float(count or 0) / float(total), 3)
+
+
+def _unavailable(context: ExceptionContext) -> BaseException | None:
+    """A database that cannot be reached raises :class:`StoreUnavailable`, a refusal callers can name;
+    other errors (a broken rule of the schema, a bug) stay what they are."""
+    if context.is_pre_ping:
+        return None  # the pool replaces the dropped connection itself
+    error = context.sqlalchemy_exception
+    if isinstance(error, OperationalError | InterfaceError) or context.is_disconnect:
+        return StoreUnavailable(f"the database cannot be reached: {type(context.original_exception).__name__}")
+    return None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -17,6 +17,7 @@ import hmac
 import random
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,8 +26,10 @@ from pydantic import BaseModel
 from ..bots import Player, make_player
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
+from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
+from .delta import Shown
 from .describe import players_for
 from .logs import log
 from .messages import (
@@ -42,7 +45,17 @@ from .messages import (
     TableInfo,
 )
 from .pubsub import Broker, TableEvent
-from .store import DealStat, MatchStat, SeatTaken, SeqConflict, Store, StoredAction, StoredSeat, StoredTable
+from .store import (
+    DealStat,
+    MatchStat,
+    SeatTaken,
+    SeqConflict,
+    Store,
+    StoredAction,
+    StoredSeat,
+    StoredTable,
+    StoreUnavailable,
+)
 
 CLAIM_TTL_S = 20
 
@@ -71,6 +84,10 @@ class Connection(Protocol):
         """Queue a message; must not block (the table's lock may be held)."""
         ...
 
+    def send_text(self, text: str) -> None:
+        """Queue a message already serialized (one text shared by every socket showing the same view)."""
+        ...
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -97,7 +114,7 @@ class Table:
     state: GameState
     preset: str | None
     options: dict[str, Any]
-    seed: int
+    source: DealSource  # a match secret, or the chosen seed of solo practice (never shown while playing)
     hints: bool
     bot_delay_ms: int
     public: bool
@@ -111,6 +128,8 @@ class Table:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # set when the pace changes
     deals_counted: int = 0
     match_counted: bool = False
+    practice: bool = False  # solo practice from a chosen seed: left out of statistics
+    shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
 
     @property
     def seq(self) -> int:
@@ -144,6 +163,7 @@ class Table:
             public=self.public,
             created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
             winners=list(self.state.winners),
+            practice=self.practice,
         )
 
     def state_for(self, seat: str | None, info: TableInfo | None = None, views: dict[str | None, dict[str, Any]] | None = None) -> StateMessage:
@@ -160,11 +180,14 @@ class Table:
         )
 
     def broadcast(self) -> None:
-        """Queue each socket its own view of the table as it is now (call under the lock)."""
+        """Queue each socket what changed in its own view of the table (call under the lock)."""
         info = self.info()
         views: dict[str | None, dict[str, Any]] = {}
-        for connection in list(self.connections):
-            connection.send(self.state_for(connection.seat, info, views))
+        self.shown.change(self.connections, lambda seat: self.state_for(seat, info, views).model_dump(mode="json"))
+
+    def send_whole(self, connection: Connection) -> None:
+        """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        self.shown.whole(connection, self.state_for(connection.seat).model_dump(mode="json"))
 
 
 class TableManager:
@@ -179,6 +202,8 @@ class TableManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self._closing = False
+        self.action_listeners: list[Callable[[Table], None]] = []
+        """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -191,7 +216,7 @@ class TableManager:
             except TableError:
                 continue
             self._schedule_bot(table)
-        await self.broker.start(self._on_remote)
+        await self.broker.start(self._on_remote, self._follow_all)
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
     async def stop(self) -> None:
@@ -232,7 +257,7 @@ class TableManager:
         try:
             spec = get_game(stored.game)
             options = spec.options_from_record(stored.options)
-            state = spec.new_match(options, stored.seed)
+            state = spec.new_match(options, _deal_source(stored))
             for action in stored.actions:
                 state.apply(state.parse_action(action.action), by=action.by)
         except (UnknownGame, RulesError) as error:
@@ -244,13 +269,14 @@ class TableManager:
             state=state,
             preset=stored.preset,
             options=stored.options,
-            seed=stored.seed,
+            source=state.deal_source,
             hints=stored.hints,
             bot_delay_ms=stored.bot_delay_ms,
             public=stored.public,
             invite=stored.invite,
             created_at=stored.created_at,
             seats={},
+            practice=stored.practice,
         )
         self._set_seats(table, stored.seats)
         if stored.actions:
@@ -272,7 +298,11 @@ class TableManager:
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
-        return make_player(name, table.spec.id, random.Random(f"{table.seed}:{seat}:{name}"))
+        # A computer player's own choices at a table dealt from a secret come from that secret (never from
+        # anything a seat sees); at solo practice, from the chosen seed, so practice can be repeated.
+        if isinstance(table.source, MatchSecret):
+            return make_player(name, table.spec.id, random.Random(table.source.derive(f"player:{seat}:{name}")))
+        return make_player(name, table.spec.id, random.Random(f"{table.source}:{seat}:{name}"))
 
     async def listed(self) -> list[Table]:
         """Public tables still being played, most recently active first."""
@@ -295,8 +325,17 @@ class TableManager:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
         except RulesError as error:
             raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**31 - 1)
-        seats_order = spec.new_match(options, seed).seats
+        practice = request.seed is not None
+        if practice and any(choice.kind not in ("me", "bot") for choice in request.seats.values()):
+            # Fair deals: whoever chooses the seed knows every hand, so a seed is for solo practice only.
+            raise TableError(
+                ErrorCode.MALFORMED,
+                "a chosen seed lets whoever chose it know every hand, so it is only for solo practice: "
+                "fill every seat with yourself or computer players (no open seat), or leave the seed out",
+            )
+        secret = None if practice else MatchSecret.new()
+        source: DealSource = secret if secret is not None else request.seed  # type: ignore[assignment]
+        seats_order = spec.new_match(options, source).seats
         if set(request.seats) != set(seats_order):
             raise TableError(
                 ErrorCode.MALFORMED,
@@ -326,7 +365,9 @@ class TableManager:
             game=spec.id,
             preset=request.preset or spec.default_preset,
             options=options_to_dict(options),
-            seed=seed,
+            seed=request.seed if practice else None,
+            secret=secret.hex() if secret is not None else None,
+            practice=practice,
             hints=request.hints,
             bot_delay_ms=self.config.bot_delay_ms if request.bot_delay_ms is None else request.bot_delay_ms,
             public=request.public,
@@ -341,7 +382,7 @@ class TableManager:
             await asyncio.to_thread(self.store.touch_person, request.name)
         table = self._rebuild(stored)
         self.tables[table.id] = table
-        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, seed=seed,
+        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, practice=practice,
                  seats={s.seat: s.bot or s.kind for s in stored_seats})
         self._schedule_bot(table)
         return Seated(table=table.info(), seat=mine[0] if mine else None, token=token if mine else None, invite=table.invite)
@@ -384,15 +425,19 @@ class TableManager:
 
     async def attach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
+            with contextlib.suppress(StoreUnavailable):  # shown as it is known here; followed when the store is back
+                await self._catch_up(table)  # events from other processes may have been lost (pub/sub outage)
             table.connections.add(connection)
             if connection.seat is None:
-                connection.send(table.state_for(None))
+                table.send_whole(connection)
             else:
+                table.send_whole(connection)
                 table.broadcast()  # everyone sees the seat is connected
 
     async def detach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
             table.connections.discard(connection)
+            table.shown.forget(connection)
             if connection.seat is not None and not self._closing:
                 table.broadcast()
         self._forget_if_done(table)
@@ -461,6 +506,8 @@ class TableManager:
             await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
+        for listener in self.action_listeners:
+            listener(table)
         table.broadcast()
 
     async def _catch_up(self, table: Table, force: bool = False) -> bool:
@@ -483,7 +530,7 @@ class TableManager:
         if self.broker.shared:
             try:
                 await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind))
-            except Exception:
+            except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 
     async def _on_remote(self, event: TableEvent) -> None:
@@ -503,12 +550,19 @@ class TableManager:
             table.broadcast()
         self._schedule_bot(table)
 
+    async def _follow_all(self) -> None:
+        """Pub/sub came back after an outage: events sent meanwhile were lost, so every table this
+        process holds catches up from the store (seats, pace and moves) and shows its sockets."""
+        for table in list(self.tables.values()):
+            await self._on_remote(TableEvent(self.instance, table.id, table.seq, "seats"))
+        log.info("tables.followed", count=len(self.tables))
+
     # -- statistics ----------------------------------------------------------------------
 
     async def _count_results(self, table: Table) -> None:
         """Keep each person's statistics: every finished deal, and the match once it is over."""
         people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person}
-        if not people:
+        if not people or table.practice:  # solo practice from a chosen seed does not count
             return
         state = table.state
         number = _deal_number(state)
@@ -634,8 +688,17 @@ class TableManager:
                 await self._publish(table, "action")
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception:  # noqa: BLE001 -- logged; a failing computer player must not kill the server
             log.exception("bot.failed", table=table.id)
+
+
+def _deal_source(stored: StoredTable) -> DealSource:
+    """A stored table's deals come from its secret, or (solo practice) its chosen seed."""
+    if stored.secret is not None:
+        return MatchSecret.from_hex(stored.secret)
+    if stored.seed is None:
+        raise RulesError(f"table {stored.id} has neither a secret nor a seed to deal from")
+    return stored.seed
 
 
 def _deal_number(state: GameState) -> int | None:

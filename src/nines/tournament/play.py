@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_player
-from ..games import get_game
+from ..games import get_game, unattended
 from .metrics import metric_for
 from .oracle import ORACLE_FACTORIES, SeesAllCards
 from .schedule import Job, derive_seed
@@ -46,7 +46,8 @@ class GameSetup:
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def options(self) -> Any:
-        return get_game(self.game).options(self.preset, dict(self.overrides))
+        # nobody is there to end an open rummy session: it plays a fixed number of hands
+        return unattended(get_game(self.game).options(self.preset, dict(self.overrides)))
 
 
 def make_seat_player(name: str, game_id: str, rng: random.Random) -> Any:
@@ -65,9 +66,9 @@ def play_job(
         raise ValueError(f"{len(job.seating)} players for {len(seats)} seats")
     players = {
         seat: make_seat_player(name, spec.id, random.Random(derive_seed("player", seed, job.match, job.rotation, i)))
-        for i, (seat, name) in enumerate(zip(seats, job.seating))
+        for i, (seat, name) in enumerate(zip(seats, job.seating, strict=True))
     }
-    names = dict(zip(seats, job.seating))
+    names = dict(zip(seats, job.seating, strict=True))
     times: dict[str, list[float]] = {name: [] for name in job.seating}
     clock = time.thread_time
     deal_number: Any = None

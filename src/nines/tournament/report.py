@@ -93,7 +93,7 @@ def _cluster_sums(raw: RawResults, names: set[str]) -> tuple[list[float], list[f
         total = 0.0
         count = 0.0
         for job in jobs:
-            seats = [seat for seat, name in zip(job.seats, job.seating) if name in names]
+            seats = [seat for seat, name in zip(job.seats, job.seating, strict=True) if name in names]
             for deal in job.deals:
                 for seat in seats:
                     total += deal[seat]
@@ -109,7 +109,7 @@ def _win_sums(raw: RawResults, name: str) -> tuple[list[float], list[float]]:
     for jobs in raw.matches:
         share = 0.0
         for job in jobs:
-            by_seat = dict(zip(job.seats, job.seating))
+            by_seat = dict(zip(job.seats, job.seating, strict=True))
             for winner in job.winners:
                 mine = sum(1 for seat in winner if by_seat[seat] == name)
                 share += mine / len(winner) / len(job.winners)

@@ -40,7 +40,7 @@ class Estimate:
 
 def ratio_mean(sums: Sequence[float], counts: Sequence[float]) -> Estimate:
     """``sum(sums) / sum(counts)`` with a 95% interval, treating each index as one cluster."""
-    pairs = [(x, n) for x, n in zip(sums, counts) if n > 0]
+    pairs = [(x, n) for x, n in zip(sums, counts, strict=True) if n > 0]
     total_n = sum(n for _, n in pairs)
     if total_n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
@@ -73,7 +73,7 @@ def ratio_difference(
     bar_a, bar_b = na / m, nb / m
     residuals = [
         (xa - ra * ca) / bar_a - (xb - rb * cb) / bar_b
-        for xa, ca, xb, cb in zip(sums_a, counts_a, sums_b, counts_b)
+        for xa, ca, xb, cb in zip(sums_a, counts_a, sums_b, counts_b, strict=True)
     ]
     variance = sum(r * r for r in residuals) / (m * (m - 1))
     half = Z95 * math.sqrt(variance)

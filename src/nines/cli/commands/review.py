@@ -176,7 +176,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score every card played against the best card, every hand known (the exact solver)."""
         data = _read(record)
-        budget: int | None | str = "default" if max_nodes is None else (max_nodes or None)
+        budget: int | str | None = "default" if max_nodes is None else (max_nodes or None)
         try:
             result = review_record(data, deal, max_nodes=budget)
         except (ReviewError, ValueError) as error:

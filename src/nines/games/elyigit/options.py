@@ -26,6 +26,12 @@ SIDES: tuple[str, ...] = ("NS", "EW")
 TRICKS_PER_DEAL = 9
 """Thirty-six cards, four hands of nine: nine tricks."""
 
+MAX_TARGET = 500
+"""The highest match target: ten times the standard fifty points, so a match always ends."""
+
+MAX_TRICK_POINTS = 10
+"""The most points an over- or undertrick may be worth."""
+
 NoBid = Literal["redeal", "dealer"]
 FirstLeader = Literal["left-of-declarer", "declarer", "left-of-dealer"]
 FirstBidder = Literal["left-of-dealer", "dealer"]
@@ -119,7 +125,7 @@ class ElyigitOptions:
     fell short of it (the tricks not played counted as the declarers')."""
 
     target: int = 50
-    """The match ends after the deal in which a side reaches this many points."""
+    """The match ends after the deal in which a side reaches this many points (1 to 500)."""
 
     first_dealer: str | None = None
     """Seat that deals first; ``None`` draws it at random from the match seed."""
@@ -152,10 +158,17 @@ class ElyigitOptions:
                 "ely.options.min_tricks", f"min_tricks must be between 1 and {TRICKS_PER_DEAL}, not {self.min_tricks}",
                 most=TRICKS_PER_DEAL, value=self.min_tricks,
             )
-        if self.overtrick_points < 0 or self.undertrick_points < 0:
-            raise OptionsError.of("ely.options.points", "overtrick_points and undertrick_points cannot be negative")
-        if self.target < 1:
-            raise OptionsError.of("ely.options.target", "target must be at least 1 point")
+        for name in ("overtrick_points", "undertrick_points"):
+            if not 0 <= getattr(self, name) <= MAX_TRICK_POINTS:
+                raise OptionsError.of(
+                    "ely.options.points",
+                    f"{name} must be from 0 to {MAX_TRICK_POINTS} points (it cannot be negative), not {getattr(self, name)}",
+                    option=name, most=MAX_TRICK_POINTS, value=getattr(self, name),
+                )
+        if not 1 <= self.target <= MAX_TARGET:
+            raise OptionsError.of(
+                "ely.options.target", f"target must be from 1 to {MAX_TARGET} points, not {self.target}", most=MAX_TARGET, value=self.target
+            )
         if self.first_dealer is not None:
             seat = str(self.first_dealer).upper()
             if seat not in SEATS:
@@ -212,4 +225,14 @@ PRESETS: dict[str, ElyigitOptions] = {
     "follow-suit": replace(
         _STANDARD, must_beat_led_suit=False, must_trump=False, must_overtrump=False, must_undertrump=False
     ),
+    # the seed read to the letter: any number of tricks may open the auction
+    "any-bid": replace(_STANDARD, min_bid=1),
+    # the dealer speaks first in the auction
+    "dealer-bids-first": replace(_STANDARD, first_bidder="dealer"),
+    # play stops at the trick in which a side reaches its target, even the first
+    "stop-at-target": replace(_STANDARD, min_tricks=1),
+    # a contract scores its bid and nothing more: no over- or undertricks
+    "bid-only": replace(_STANDARD, overtrick_points=0, undertrick_points=0),
+    # a shorter match, to 25 points
+    "short-match": replace(_STANDARD, target=25),
 }

@@ -7,12 +7,13 @@ name them.  The play rule itself lives in :mod:`.play_rules`, the auction in
 
 from __future__ import annotations
 
-import random
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ...cards import SUITS, Card, NotationError, ace_low, deck_36, format_cards, parse_deal, shuffled, sort_hand
+from ...randomness import DealSource
 from ..contract import RECORD_FORMAT, Action, GameState, OptionsError, Reason, options_to_dict
 from ..tricks import Play, Trick, TrickView, trump_code
 from .actions import Bid, NameTrump, Pass, parse_elyigit_action
@@ -69,13 +70,13 @@ class Deal:
     contract: Contract | None = None  # set when trumps are named
     tricks: list[Trick] = field(default_factory=list)  # completed
     trick: Trick | None = None
-    won: dict[str, int] = field(default_factory=lambda: {seat: 0 for seat in SEATS})
+    won: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEATS, 0))
     actions: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     scores_after: dict[str, int] | None = None
 
     def side_tricks(self) -> dict[str, int]:
-        totals = {side: 0 for side in SIDES}
+        totals = dict.fromkeys(SIDES, 0)
         for seat, n in self.won.items():
             totals[side_of(seat)] += n
         return totals
@@ -105,11 +106,11 @@ class ElyigitState(GameState):
     options: ElyigitOptions
 
     def __init__(
-        self, options: ElyigitOptions | None = None, seed: int = 0, *, preset_deal: PresetDeal | None = None
+        self, options: ElyigitOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None
     ) -> None:
         super().__init__(options or ElyigitOptions(), seed)
         self._rules = self.options.play_rules
-        self.scores: dict[str, int] = {side: 0 for side in SIDES}
+        self.scores: dict[str, int] = dict.fromkeys(SIDES, 0)
         # A preset deal says who dealt it; otherwise the option, or a draw from the seed.
         first_dealer = preset_deal.dealer if preset_deal else (self.options.first_dealer or self.rng.choice(SEATS))
         self._start_deal(first_dealer, preset_deal)
@@ -149,8 +150,7 @@ class ElyigitState(GameState):
         """An independent copy; a finished deal never changes, so clones share it."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
+        twin.rng = copy.copy(self.rng)  # the same stream, whether from a seed or a secret
         twin.log = list(self.log)
         twin.scores = dict(self.scores)
         twin.deals = [deal if deal.phase == "done" else deal.copy() for deal in self.deals]
@@ -275,7 +275,7 @@ class ElyigitState(GameState):
             deal.result = {
                 "thrown_in": True,
                 "contract": None,
-                "score_change": {side: 0 for side in SIDES},
+                "score_change": dict.fromkeys(SIDES, 0),
             }
             deal.scores_after = dict(self.scores)
             self._start_deal(left_of(deal.dealer))
@@ -442,7 +442,7 @@ class ElyigitState(GameState):
             "format": RECORD_FORMAT,
             "game": self.game_id,
             "options": options_to_dict(self.options),
-            "seed": self.seed,
+            **self.source_record(),
             "seats": list(SEATS),
             "sides": list(SIDES),
             "players": dict(players or {}),

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...cards import Card, Suit, ace_high, deck_52, format_cards, shuffled, sort_hand
+from ...randomness import DealSource
 from ..contract import RECORD_FORMAT, Action, GameState, Reason, options_to_dict
 from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
 from .actions import Exchange, Keep, parse_neuf_action
@@ -61,10 +62,10 @@ class NeufState(GameState):
     game_id: ClassVar[str] = "neuf"
     options: NeufOptions
 
-    def __init__(self, options: NeufOptions | None = None, seed: int = 0, *, preset_deal: PresetDeal | None = None) -> None:
+    def __init__(self, options: NeufOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None) -> None:
         super().__init__(options or NeufOptions(), seed)
         opts = self.options
-        self.scores: dict[str, int] = {side: opts.start_score for side in opts.sides}
+        self.scores: dict[str, int] = dict.fromkeys(opts.sides, opts.start_score)
         first_dealer = opts.first_dealer or (preset_deal.dealer if preset_deal else self.rng.choice(opts.seats))
         self._start_deal(first_dealer, preset_deal)
 
@@ -136,7 +137,7 @@ class NeufState(GameState):
             centre=list(dealt.get(SPARE, [])),
             cut=cut,
             exchange_order=order,
-            won={seat: 0 for seat in seats},
+            won=dict.fromkeys(seats, 0),
         )
         self.deals.append(deal)
         if not order:
@@ -244,7 +245,7 @@ class NeufState(GameState):
 
     def _side_tricks(self) -> dict[str, int]:
         opts = self.options
-        totals = {side: 0 for side in opts.sides}
+        totals = dict.fromkeys(opts.sides, 0)
         for seat, n in self.deal.won.items():
             totals[opts.side_of(seat)] += n
         return totals
@@ -329,7 +330,7 @@ class NeufState(GameState):
             hand=tuple(sort_hand(deal.hands[seat])) if seat is not None else (),
             hand_sizes={s: len(deal.hands[s]) for s in self.seats},
             exchange_order=tuple(deal.exchange_order),
-            exchanges={s: d for s, d in deal.decisions.items()},
+            exchanges=dict(deal.decisions),
             centre_from=deal.centre_from if deal.phase == "exchange" else None,
             remembered=remembered,
             trick=TrickView.of(deal.trick) if deal.trick else None,
@@ -351,7 +352,7 @@ class NeufState(GameState):
     def score_sheet(self) -> list[dict[str, Any]]:
         """Seed 000's sheet: the trump of each deal, the running scores, the falling total."""
         opts = self.options
-        start = {side: opts.start_score for side in opts.sides}
+        start = dict.fromkeys(opts.sides, opts.start_score)
         rows = [{"deal": 0, "dealer": None, "trump": None, "scores": start, "total": sum(start.values())}]
         for deal in self.deals:
             if deal.scores_after is None:
@@ -393,7 +394,7 @@ class NeufState(GameState):
             "format": RECORD_FORMAT,
             "game": self.game_id,
             "options": options_to_dict(self.options),
-            "seed": self.seed,
+            **self.source_record(),
             "seats": list(self.seats),
             "sides": list(self.options.sides),
             "players": dict(players or {}),

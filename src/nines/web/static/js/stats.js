@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { nameField, startPage } from "./chrome.js";
 import { clear, h } from "./dom.js";
-import { onLangChange, t } from "./i18n.js";
+import { onLangChange, pick, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
 
 const main = startPage("stats");
@@ -14,6 +14,31 @@ let data = null;
 
 const pct = (x) => (x === null || x === undefined ? "–" : `${Math.round(x * 100)} %`);
 const num = (x) => (x === null || x === undefined ? "–" : String(x));
+
+// The review (docs/review.md): tricks lost per deal to cards the exact solver scores below the best card.
+const REVIEW_LOST = { en: "Tricks lost per deal to costly cards (deals reviewed)", fr: "Levées perdues par donne sur des cartes coûteuses (donnes analysées)" };
+const REVIEW_TITLE = { en: "Tricks lost to costly cards, day by day", fr: "Levées perdues sur des cartes coûteuses, jour par jour" };
+const REVIEW_NOTE = {
+  en: "After each deal the exact solver compares every card you chose with the best card, every hand known, counting tricks to the end of the deal.",
+  fr: "Après chaque donne, le solveur exact compare chaque carte que vous avez choisie à la meilleure, toutes les mains connues, en comptant les levées jusqu'à la fin de la donne.",
+};
+const REVIEW_DAY = { en: "Day", fr: "Jour" };
+const REVIEW_DEALS = { en: "Deals", fr: "Donnes" };
+const REVIEW_AVG = { en: "Tricks lost per deal", fr: "Levées perdues par donne" };
+
+function reviewOverTime(games) {
+  const reviewed = games.filter(([, g]) => g.review && g.review.by_day && g.review.by_day.length);
+  if (!reviewed.length) return null;
+  return h("section", { class: "stats-review" },
+    h("h2", {}, pick(REVIEW_TITLE)),
+    h("p", { class: "muted small" }, pick(REVIEW_NOTE)),
+    reviewed.map(([id, g]) => h("div", { class: "table-scroll" },
+      h("table", { class: "sheet stats-review-table", "data-game": id },
+        h("caption", {}, t(`game.${id}.name`)),
+        h("thead", {}, h("tr", {}, [REVIEW_DAY, REVIEW_DEALS, REVIEW_AVG].map((k) => h("th", { scope: "col" }, pick(k))))),
+        h("tbody", {}, g.review.by_day.map((row) => h("tr", {},
+          h("th", { scope: "row" }, row.day), h("td", {}, row.deals), h("td", {}, row.average_lost))))))));
+}
 
 function draw() {
   clear(box);
@@ -38,13 +63,15 @@ function draw() {
     ["stats.exchangeRate", (g) => pct(g.exchange_rate)],
     ["stats.declareRate", (g) => pct(g.declare_rate)],
     ["stats.avgPoints", (g) => num(g.average_points)],
+    [REVIEW_LOST, (g) => (g.review ? `${g.review.average_lost} (${g.review.deals})` : "–")],
   ];
   box.append(
     h("div", { class: "table-scroll" },
       h("table", { class: "sheet stats-table" },
         h("thead", {}, h("tr", {}, h("th", {}), games.map(([id]) => h("th", { scope: "col" }, t(`game.${id}.name`))))),
-        h("tbody", {}, rows.map(([key, fn]) => h("tr", {}, h("th", { scope: "row" }, t(key)), games.map(([, g]) => h("td", {}, fn(g)))))))),
+        h("tbody", {}, rows.map(([key, fn]) => h("tr", {}, h("th", { scope: "row" }, typeof key === "string" ? t(key) : pick(key)), games.map(([, g]) => h("td", {}, fn(g)))))))),
     h("p", { class: "muted small" }, t("stats.notes")),
+    reviewOverTime(games),
   );
 }
 

@@ -4,12 +4,14 @@
 // form with the sequence number it last saw.  Each game module (games/<id>.js) draws the felt.
 
 import { api } from "./api.js";
+import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
 import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
 import { refusalText } from "./refusals.js";
+import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -34,10 +36,12 @@ export class TableSocket {
       ws.send(JSON.stringify(hello));
       this.handlers.onOpen();
     };
+    const follower = new StateFollower(); // patches after each move, made whole here
     ws.onmessage = (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      this.handlers.onMessage(message);
+      message = follower.receive(message, () => ws.send(JSON.stringify({ type: "resync" })));
+      if (message) this.handlers.onMessage(message);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws || this.stopped) return;
@@ -415,7 +419,7 @@ export class TableShell {
   showSummary(deal) {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
-    const body = h("div", {}, this.renderer.summary(chosen, this.context()));
+    const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
     const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
@@ -550,9 +554,12 @@ export class TableShell {
     openDialog(t("replay.title"), body, { closeLabel: t("summary.continue"), className: "replay-dialog" });
     let data = null;
     let step = 0;
+    let review = null;
     const load = async (deal) => {
       data = await api.replay(this.tableId, deal);
       step = 0;
+      review = null;
+      loadReview(this.tableId, deal).then((loaded) => { if (data.deal === deal) { review = loaded; drawFrame(); } }).catch(() => {});
       drawFrame();
     };
     const drawFrame = () => {
@@ -576,6 +583,8 @@ export class TableShell {
       fill(body, controls,
         frame.action ? h("p", { class: "replay-move" }, `${seatName(frame.seat)}: `, h("code", {}, frame.action)) : null,
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
+        stepValues(review, data.record, step),
+        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
     try { await load(1); } catch (error) { body.textContent = error.message; }

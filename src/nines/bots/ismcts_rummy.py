@@ -1,0 +1,186 @@
+"""The ``ismcts`` Nines rummy player: information-set Monte Carlo over imagined deals, racing to go out.
+
+Each decision deals a fixed number of worlds consistent with the seat's view
+(:mod:`nines.bots.rummy_worlds`: the opponents' hands, known cards included, and the
+order of the stock) and plays every option of the decision through the same worlds
+(:mod:`nines.bots.rummy_race`): each player draws from the stock in turn and goes out
+as soon as its cards allow; the first out scores 0 and the others pay for what they hold.
+The option with the best average result (this seat's penalty less the opponents'
+average) is played.  Evaluating every option in the same worlds compares them on the
+same luck, which is what the selection of an information-set search spends its budget
+on; rummy's decisions are shallow (one draw, one discard a turn) and a random playout
+tells nothing (random players never go out), so the search is one level deep and its
+playouts are the race.
+
+* **Drawing**: the top discard against the stock (a wild on the pile is always taken).
+* **Discarding**: every card it may discard; in worlds where the card fits the next
+  player's imagined hand, that player takes it instead of drawing from the stock.
+* **Set plays** (lay, extend, swap): the expert's plan-based choice
+  (:class:`nines.bots.expert_rummy.RummyExpert`), which lays whatever does not leave
+  the hand worse placed.
+
+With ``read_opponents`` the worlds are weighted by what the opponents showed
+(:mod:`nines.bots.rummy_reading`); without it they are dealt uniformly over the unseen
+cards, knowing only the cards picked up from the pile.  The budget (worlds and the race's
+length) is a number, so a seeded match replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..games.rummy import Discard, Draw, RummyView
+from .base import Decision
+from .expert_rummy import RummyBudget, RummyExpert, RummyReading, without
+from .rummy_plan import table_key
+from .rummy_race import Progress, Runner, deal_draws, race, shape_of
+from .rummy_reading import OpponentReading
+from .rummy_worlds import World, sample_world
+
+
+@dataclass(frozen=True)
+class RaceBudget:
+    worlds: int = 24
+    """Imagined deals per decision: every option is played through each."""
+    turns: int = 12
+    """Turns each player draws in a race before the hand is judged as it stands."""
+    read_opponents: bool = True
+    """Weight the imagined hands by the opponents' pick-ups, pass-overs, discards and set plays."""
+
+
+class RummyIsmcts(RummyExpert):
+    name = "ismcts"
+
+    def __init__(self, rng: random.Random, budget: RaceBudget | None = None) -> None:
+        super().__init__(rng, RummyBudget())
+        self.race_budget = budget or RaceBudget()
+        self.last_discards: dict[Card, tuple[float, float, float]] = {}
+        """The last discard's options: (mean result, share of worlds out first, share fed to the next player)."""
+
+    def decide(self, view: RummyView) -> Decision:
+        return self.decide_reading(RummyReading(view))
+
+    # -- the worlds ------------------------------------------------------------------------
+
+    def _worlds(self, reading: RummyReading) -> list[World]:
+        opponents = OpponentReading(reading.view) if self.race_budget.read_opponents else None
+        return [sample_world(reading, opponents, self.rng) for _ in range(self.race_budget.worlds)]
+
+    def _turns(self, reading: RummyReading) -> int:
+        return self.race_budget.turns
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def _draw(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
+        view = reading.view
+        top = view.top_discard
+        if Draw("discard") not in actions or top is None or Draw("stock") not in actions or reading.is_wild(top):
+            return super()._draw(reading, actions)
+        hand = list(view.hand)
+        runs = table_key(reading.table)
+        is_wild = reading.is_wild
+        players = len(reading.opponents) + 1
+        turns = self._turns(reading)
+        me = shape_of(hand, is_wild)
+        total = {"stock": 0.0, "discard": 0.0}
+        out = {"stock": 0, "discard": 0}
+        for world in self._worlds(reading):
+            # the opponents and this seat's later turns draw the same cards whichever it takes now
+            # (the card it leaves goes to someone: which card that is makes no difference on average,
+            # and comparing both choices on the same coming draws leaves only the choice's own effect)
+            later = deal_draws(world.stock[1:], players, turns)
+            opponents = [
+                Progress(Runner(shape_of(world.hands[seat], is_wild), len(world.hands[seat]), seat in view.opened, later[i]), runs, is_wild)
+                for i, seat in enumerate(_in_turn(view))
+            ]
+            for source, card in (("stock", world.stock[0]), ("discard", top)):
+                mine = Progress(Runner(me, len(hand), reading.opened, [card] + later[-1]), runs, is_wild)
+                result = race([mine] + opponents)
+                total[source] += result[0] - sum(result[1:]) / (players - 1)
+                out[source] += result[0] == 0.0
+        n = self.race_budget.worlds
+        pile, stock = total["discard"] / n, total["stock"] / n
+        note = (
+            f"taking {top.code}: {pile:+.1f} points against the table, out first in {100 * out['discard'] / n:.0f}% of "
+            f"{n} imagined deals; the stock: {stock:+.1f}, {100 * out['stock'] / n:.0f}%"
+        )
+        if pile < stock:
+            return Decision(Draw("discard"), f"{note}: take it")
+        return Decision(Draw("stock"), f"{note}: draw")
+
+    # -- the discard -------------------------------------------------------------------
+
+    def _discard(self, reading: RummyReading, discards: list[Discard], hand: list[Card]) -> Decision:
+        assert discards, "a turn always ends with a discard"
+        if len(hand) == 1 or len(discards) == 1:
+            return super()._discard(reading, discards, hand)
+        view = reading.view
+        runs = table_key(reading.table)
+        is_wild = reading.is_wild
+        players = len(reading.opponents) + 1
+        turns = self._turns(reading)
+        cards = list(dict.fromkeys(d.card for d in discards))
+        shapes = {card: shape_of(without(hand, [card]), is_wild) for card in cards}
+        total = dict.fromkeys(cards, 0.0)
+        wins = dict.fromkeys(cards, 0)
+        fed = dict.fromkeys(cards, 0)
+        order = _in_turn(view)
+        following = order[0]
+        for world in self._worlds(reading):
+            draws = deal_draws(world.stock, players, turns)
+            opponents = [
+                Progress(Runner(shape_of(world.hands[seat], is_wild), len(world.hands[seat]), seat in view.opened, draws[i]), runs, is_wild)
+                for i, seat in enumerate(order)
+            ]
+            following_runner = opponents[0].runner
+            for card in cards:
+                racing = opponents
+                # the next player takes the card when it fits its imagined hand (instead of its
+                # first stock card: every other draw stays as it was, so the discards are compared
+                # on the same coming draws)
+                if not is_wild(card) and _fits(reading, world.hands[following], following, card, runs):
+                    fed[card] += 1
+                    taker = Runner(following_runner.start, following_runner.holds, following_runner.opened,
+                                   [card] + list(following_runner.draws[1:]))
+                    racing = [Progress(taker, runs, is_wild)] + opponents[1:]
+                mine = Progress(Runner(shapes[card], len(hand) - 1, reading.opened, draws[-1]), runs, is_wild)
+                result = race(racing + [mine])
+                total[card] += result[-1] - sum(result[:-1]) / (players - 1)
+                wins[card] += result[-1] == 0.0
+        n = self.race_budget.worlds
+        self.last_discards = {card: (total[card] / n, wins[card] / n, fed[card] / n) for card in cards}
+        # equal averages: keep the cheaper card (it costs less if someone goes out)
+        best = min(cards, key=lambda c: (total[c], -reading.points(c), c.code))
+        action = next(d for d in discards if d.card == best)
+        note = f"; {following} would take it in {100 * fed[best] / n:.0f}% of them" if fed[best] else ""
+        return Decision(
+            action,
+            f"discard {best.code}: {total[best] / n:+.1f} points against the table, out first in "
+            f"{100 * wins[best] / n:.0f}% of {n} imagined deals{note}",
+        )
+
+
+def _in_turn(view: RummyView) -> list[str]:
+    """The opponents in the order they play after this seat (clockwise)."""
+    seats = view.seats
+    assert view.seat is not None
+    me = seats.index(view.seat)
+    return [seats[(me + i) % len(seats)] for i in range(1, len(seats))]
+
+
+def _fits(reading: RummyReading, hand: list[Card], seat: str, card: Card, runs: tuple[tuple[int, int, int], ...]) -> bool:
+    """Whether ``card`` leaves ``hand`` no worse placed: the player to move next would take it."""
+    from .rummy_plan import plan_shape
+
+    opened = seat in reading.view.opened
+    before = shape_of(hand, reading.is_wild)
+    after = shape_of(hand + [card], reading.is_wild)
+    placed_before, _ = plan_shape(before[0], before[1], runs, opened)
+    placed_after, _ = plan_shape(after[0], after[1], runs, opened)
+    return placed_after > placed_before
+
+
+__all__ = ["RaceBudget", "RummyIsmcts"]

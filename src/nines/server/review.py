@@ -1,0 +1,184 @@
+"""The review of a table's finished deals (``nines.review``), for the deal summary and the replay.
+
+Only a finished deal is reviewed: the review knows every hand, so a deal still in play
+is refused.  What the review needs is copied under the table's lock and the work is done
+on a small pool of threads, off the event loop: the solver's compiled search releases
+the GIL, so other tables go on meanwhile (``Reviews(processes=True)`` does the work in
+worker processes instead, so that not even the review's Python holds the GIL;
+``benchmarks/review_bench.py --event-loop`` measures both).  Each deal is reviewed once: the work starts
+as soon as the deal ends (so that the review is ready when the summary asks for it) and
+the answer is kept for later requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import multiprocessing
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games import get_game
+from ..review import ReviewError, Solvers, review_deal
+from ..review.discards import review_rummy_deal
+from .logs import log
+from .messages import ErrorCode
+from .store import ReviewStat, Store
+from .tables import Table, TableError
+
+__all__ = ["REVIEW_WORKERS", "ReviewJob", "Reviews", "review_job"]
+
+REVIEW_WORKERS = 2
+"""Threads reviewing deals; each holds its own solvers (a few tens of megabytes at most)."""
+
+KEEP_DEALS = 2000
+"""Reviews kept in memory, the least recently asked for dropped first (a review is a few kilobytes)."""
+
+
+@dataclass(frozen=True)
+class ReviewJob:
+    """What reviewing one finished deal needs, copied from the table (no reference to it)."""
+
+    table_id: str
+    number: int
+    game: str
+    options: Any
+    deals: tuple[Mapping[str, Any], ...]
+    """the deal records up to this one (rummy replays the match from its start)"""
+    source: Any = None
+    """what the match was dealt from (rummy only)"""
+    people: Mapping[str, str] = field(default_factory=dict)
+    """the named people at the table, by seat, whose statistics the review adds to"""
+
+
+def _deal_source(table: Table) -> Any:
+    return table.source  # the match secret, or the chosen seed of solo practice (0 included)
+
+
+def review_job(table: Table, number: int) -> ReviewJob:
+    """The job for deal ``number`` of ``table`` (call under the table's lock); refuses a deal in play."""
+    deals = table.state.record()["deals"]
+    if not 1 <= number <= len(deals):
+        raise TableError(ErrorCode.NOT_FOUND, f"this match has deals 1 to {len(deals)}")
+    if deals[number - 1].get("result") is None:
+        raise TableError(ErrorCode.FORBIDDEN, "a deal is reviewed once it is over (the review shows every hand)")
+    game = table.spec.id
+    options = table.spec.options_from_record(table.options)
+    kept = tuple(deals[:number]) if game == "rummy" else (deals[number - 1],)
+    counted = not getattr(table, "practice", False)  # solo practice from a chosen seed is left out of statistics
+    people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person} if counted else {}
+    source = _deal_source(table) if game == "rummy" else None
+    return ReviewJob(table.id, number, game, options, copy.deepcopy(kept), source, people)
+
+
+def review_stats(job: ReviewJob, review: Mapping[str, Any]) -> list[ReviewStat]:
+    """Each named person's cards in the reviewed deal (trick games; a seat that chose no card is left out)."""
+    if job.game == "rummy":
+        return []
+    stats = []
+    for seat, person in job.people.items():
+        total = review.get("seats", {}).get(seat)
+        if total and total["cards"]:
+            stats.append(ReviewStat(job.table_id, job.number, seat, person, job.game, total["cards"], total["errors"],
+                                    total["cost"], total["unscored"]))
+    return stats
+
+
+_local = threading.local()
+
+
+def run_job(job: ReviewJob) -> dict[str, Any]:
+    """Review the deal (on a worker thread); the review's JSON."""
+    if job.game == "rummy":
+        start = get_game("rummy").new_match(job.options, job.source)
+        review = review_rummy_deal(start, list(job.deals), job.number - 1)
+    else:
+        solvers = getattr(_local, "solvers", None)
+        if solvers is None:
+            solvers = _local.solvers = Solvers()
+        review = review_deal(job.game, job.options, job.deals[-1], solvers=solvers)
+    return {"table": job.table_id, **review.to_json()}
+
+
+class Reviews:
+    """Reviews of finished deals: started when a deal ends, computed on worker threads, kept."""
+
+    def __init__(
+        self, store: Store | None = None, workers: int = REVIEW_WORKERS, keep: int = KEEP_DEALS, processes: bool = False
+    ) -> None:
+        self._store = store
+        self._processes = (
+            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) if processes else None
+        )
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review")
+        self._keep = keep
+        self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
+        self._seen: dict[str, int] = {}
+
+    def submit(self, job: ReviewJob) -> Future[dict[str, Any]]:
+        """The deal's review, started now if it is not known yet (call on the event loop)."""
+        key = (job.table_id, job.number)
+        future = self._done.get(key)
+        if future is None:
+            future = self._done[key] = self._pool.submit(self._run, job)
+            while len(self._done) > self._keep:
+                self._done.popitem(last=False)
+        self._done.move_to_end(key)
+        return future
+
+    def _run(self, job: ReviewJob) -> dict[str, Any]:
+        """On a worker thread: the review, and the statistics of the people at the table."""
+        review = self._processes.submit(run_job, job).result() if self._processes is not None else run_job(job)
+        stats = review_stats(job, review)
+        if stats and self._store is not None:
+            try:
+                self._store.add_review_stats(stats)
+            except Exception:  # noqa: BLE001 - the review stands even if its statistics could not be kept
+                log.exception("review.stats_failed", table=job.table_id, deal=job.number)
+        return review
+
+    def started(self, table_id: str, number: int) -> bool:
+        """Whether deal ``number`` of the table is reviewed or being reviewed."""
+        return (table_id, number) in self._done
+
+    async def get(self, job: ReviewJob) -> dict[str, Any]:
+        try:
+            return await asyncio.wrap_future(self.submit(job))
+        except ReviewError as error:  # the table's own log did not replay: a fault of ours
+            log.warning("review.failed", table=job.table_id, deal=job.number, error=str(error))
+            self._done.pop((job.table_id, job.number), None)
+            raise TableError(ErrorCode.CONFLICT, f"deal {job.number} could not be reviewed: {error}") from None
+
+    def after_action(self, table: Table) -> None:
+        """Start reviewing the deals that have just ended (call under the table's lock, after a move)."""
+        state = table.state
+        number = getattr(state.view(None), "deal_number", None)
+        if not isinstance(number, int):
+            return
+        finished = number if state.is_over else number - 1
+        seen = self._seen.get(table.id)
+        if seen is None:
+            # a table met for the first time (a new table, or one rebuilt at start-up): the move
+            # just made ended a deal if the match is over or the next deal has no action yet
+            fresh = state.is_over or not getattr(state.deal, "actions", True)
+            seen = finished - 1 if fresh else finished
+        if finished <= seen:
+            self._seen[table.id] = seen
+            return
+        self._seen[table.id] = finished
+        for deal in range(seen + 1, finished + 1):
+            try:
+                self.submit(review_job(table, deal))
+            except TableError:
+                continue  # a deal thrown in before it was dealt out has nothing to review
+        if state.is_over:
+            self._seen.pop(table.id, None)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)

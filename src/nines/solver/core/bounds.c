@@ -1,0 +1,327 @@
+/*
+ * Bounds that settle a position without searching it: at a trick's start the sure tricks
+ * of the side on lead, trump tricks and DDS's later tricks (bounds_cut); in the middle of a
+ * trick the side's unbeatable card and the winner's cashing (trick_cut); and the last
+ * trick, where nothing is left to choose (last_trick).  Each returns <0 when it does not
+ * settle the question, otherwise the answer, with in rel the ranks it relied on.
+ */
+#include "core.h"
+
+/* ------------------------------------------------------------------------------------
+ * Bounds at a trick boundary.  <0: no cutoff; otherwise the answer, rel its reasons.
+ *
+ * Sure tricks of the leader, suit by suit: the leader plays its cards from the top and
+ * keeps the lead as long as each card is higher than every card still held in that suit
+ * by anyone who has not run out of it, and nobody who has run out holds a trump (a
+ * player out of the suit with no trump can never win the trick).  Cashing suit after
+ * suit changes nothing for the other suits: the only players who run out during the
+ * counted rounds hold no trumps.
+ *
+ * Trumps: a trump that loses its trick loses to a higher trump of the other side, and a
+ * hand plays its cards in different tricks, so a side takes at least as many tricks as one
+ * of its hands holds trumps that cannot each be paired with a higher trump of the other
+ * side (master trumps are the simplest case).
+ * ---------------------------------------------------------------------------------- */
+/* Rounds of suit s that player p can cash from the top, keeping the lead (see above);
+ * *low receives the lowest rank whose holder the count relied on, or -1, and lowk[i] (when
+ * given) the same for the first i rounds alone.
+ *
+ * Opponents play their highest card while they hold the suit (a void opponent with a trump
+ * may ruff, which stops the count).  A teammate unblocks: it plays its highest card below
+ * p's card, or discards when void, and only stops the count where it would have to take
+ * the lead from p: no card below p's, any card above it under Elyigit's rule (it must beat
+ * the table), or void and bound to trump (Elyigit's rule, or nothing but trumps left).
+ * Which cards lie below p's card in a round is known once the holders of the cards from
+ * p's card up are, so the count relies on the ranks from p's card in the last round in
+ * which anyone else still held the suit. */
+HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk) {
+    uint32_t x = c->hand[p][s];
+    *low = -1;
+    if (lowk) lowk[0] = -1;
+    if (!x) return 0;
+    const uint32_t others = c->inplay[s] & ~x;
+    if (others && topbit(others) > topbit(x)) return 0; /* someone else holds the top card */
+    const int np = c->np, tr = c->trump, me = c->maxside[p], elyigit = c->rule == RULE_ELYIGIT;
+    int len[MAXP], top[MAXP];
+    uint32_t mate[MAXP]; /* a teammate's cards of the suit not yet played */
+    for (int o = 0; o < np; o++) {
+        uint32_t ho = o == p ? 0 : c->hand[o][s];
+        len[o] = popc(ho);
+        top[o] = ho ? topbit(ho) : -1;
+        mate[o] = ho;
+    }
+    int rounds = 0;
+    for (int i = 1; x; i++) {
+        const int ci = topbit(x);
+        x &= ~(1u << ci);
+        int followed = 0;
+        for (int o = 0; o < np; o++) {
+            if (o == p) continue;
+            const int has_trump = tr >= 0 && s != tr && c->hand[o][tr] != 0;
+            if (c->maxside[o] != me) {
+                if (len[o] >= i) {
+                    if (top[o] > ci) goto done;
+                    followed = 1; /* p's card had to beat this opponent's */
+                } else if (has_trump) goto done; /* it may ruff */
+                continue;
+            }
+            if (!mate[o]) {
+                if (has_trump && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3])))
+                    goto done; /* a void teammate that must trump */
+                continue;
+            }
+            const uint32_t under = mate[o] & ((1u << ci) - 1u);
+            if (!under || (elyigit && under != mate[o])) goto done; /* it would overtake */
+            mate[o] &= ~(1u << topbit(under));
+            followed = 1;
+        }
+        rounds++;
+        if (followed) *low = ci;
+        if (lowk) lowk[rounds] = (int8_t)*low; /* what the first rounds alone rely on */
+    }
+done:
+    return rounds;
+}
+
+/* Sure tricks of player p on lead: its own cashing, then crossing to a teammate's winner
+ * (p leads a card of a suit the teammate cashes) and the teammate's cashing.  top[s] is the
+ * holder of the top card of suit s (-1: none left).  (A sure ruff by a teammate, as a trick
+ * of its own, was measured and dropped: it cost nodes rather than saving them.) */
+HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint16_t q[NSUITS]) {
+    int best = 0, low, k[NSUITS], lows[NSUITS];
+    int8_t lowk[NSUITS][MAXRANKS + 2];
+    for (int s = 0; s < NSUITS; s++) {
+        q[s] = 0;
+        k[s] = 0;
+        if (top[s] != p) continue;
+        k[s] = cash(c, p, s, &low, lowk[s]);
+        lows[s] = low;
+        best += k[s];
+        if (low >= 0) q[s] = PFX(low);
+    }
+    if (best >= cutoff) {
+        /* enough on its own: rely on as few cards as will do, the suits that rely on the
+         * fewest first (the count of a suit relies on the ranks from lows[s] up) */
+        int sum = 0;
+        uint16_t used[NSUITS] = {0, 0, 0, 0};
+        while (sum < cutoff) {
+            int pick = -1;
+            for (int s = 0; s < NSUITS; s++)
+                if (k[s] && !used[s] && (pick < 0 || (lows[s] < 0 ? 16 : lows[s]) > (lows[pick] < 0 ? 16 : lows[pick]))) pick = s;
+            used[pick] = 1;
+            if (sum + k[pick] > cutoff) { /* the last suit: only the rounds still needed */
+                const int l = lowk[pick][cutoff - sum];
+                q[pick] = l >= 0 ? PFX(l) : 0;
+            }
+            sum += k[pick];
+        }
+        for (int s = 0; s < NSUITS; s++)
+            if (!used[s]) q[s] = 0;
+        return best;
+    }
+    const int own = best;
+    uint16_t qown[NSUITS];
+    memcpy(qown, q, sizeof qown);
+    for (int t = 0; t < c->np; t++) {
+        if (t == p || c->maxside[t] != c->maxside[p]) continue;
+        int total = 0, entry = 0;
+        uint16_t qt[NSUITS] = {0, 0, 0, 0};
+        for (int s = 0; s < NSUITS; s++) {
+            if (top[s] != t) continue;
+            int k = cash(c, t, s, &low, NULL);
+            if (k && c->hand[p][s]) entry = 1;
+            total += k;
+            if (low >= 0) qt[s] = PFX(low);
+        }
+        /* the leader's own winners first (the suits differ: each needs its holder to have
+         * the top card), then across to the teammate; the teammate, holding as many cards
+         * as there are tricks, always has other cards to follow or discard with */
+        if (entry && own + total > best) {
+            best = own + total;
+            for (int s = 0; s < NSUITS; s++) q[s] = (uint16_t)(qown[s] | qt[s]);
+        }
+    }
+    return best;
+}
+
+CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
+    const int p = c->leader, np = c->np, tr = c->trump, rem = c->tricks_left;
+    const int lmax = c->maxside[p];
+    uint16_t q[NSUITS];
+    int top[NSUITS];
+    for (int s = 0; s < NSUITS; s++) {
+        top[s] = -1;
+        uint32_t all = c->inplay[s];
+        if (!all) continue;
+        top[s] = c->owner[s][topbit(all)];
+    }
+    /* sure tricks are only cashed in suits whose top card the leader's side holds: a cheap
+     * ceiling first, and the count only when it could reach the cutoff */
+    const int cutoff = lmax ? need : rem - need + 1;
+    int own = 0, mate = 0; /* the leader's cards in those suits, then the most a teammate has */
+    for (int o = 0; o < np; o++) {
+        if (c->maxside[o] != lmax) continue;
+        int sum = 0;
+        for (int s = 0; s < NSUITS; s++)
+            if (top[s] == o) sum += popc(c->hand[o][s]);
+        if (o == p) own = sum;
+        else if (sum > mate) mate = sum;
+    }
+    const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
+    int qt = ceiling >= cutoff ? sure_tricks(c, p, top, cutoff, q) : 0;
+    if (qt >= cutoff) {
+        memcpy(rel, q, sizeof q);
+        return lmax;
+    }
+    if (need == (lmax ? rem : 1) && (tr < 0 || !c->inplay[tr])) {
+        /* Later tricks (DDS's cutoff for no trumps): the side on lead needs every trick,
+         * so it must keep the lead throughout and only lead suits whose top card it holds;
+         * each trick in such a suit uses a card of it from each of the side's hands that
+         * still has one, so the side makes at most, over those suits, its longer holding. */
+        int sum = 0;
+        uint16_t lr[NSUITS] = {0, 0, 0, 0};
+        for (int s = 0; s < NSUITS; s++) {
+            if (top[s] < 0) continue;
+            if (c->maxside[top[s]] == lmax) {
+                int m = 0;
+                for (int o = 0; o < np; o++)
+                    if (c->maxside[o] == lmax) { int l = popc(c->hand[o][s]); if (l > m) m = l; }
+                sum += m;
+            } else lr[s] = PFX(topbit(c->inplay[s]));
+        }
+        if (sum < rem) { memcpy(rel, lr, sizeof lr); return !lmax; }
+    }
+    if (tr >= 0 && c->inplay[tr]) {
+        /* master trumps of each side: side 1 is MAX */
+        uint32_t sidetr[2] = {0, 0};
+        for (int o = 0; o < np; o++) sidetr[c->maxside[o]] |= c->hand[o][tr];
+        int best[2] = {0, 0}, low[2] = {-1, -1};
+        /* the same from master trumps alone (above every trump of the other side), which
+         * rely on fewer cards: from the lowest master up */
+        int mbest[2] = {0, 0}, mlow[2] = {-1, -1};
+        for (int o = 0; o < np; o++) {
+            /* every trump of o that loses its trick loses to a higher trump of the other
+             * side, a different one each time: o's side makes at least as many tricks as
+             * o has trumps the other side's cannot all be matched against (greedy matching) */
+            const int side = c->maxside[o];
+            uint32_t mine = c->hand[o][tr], opp = sidetr[!side];
+            if (!mine) continue;
+            const int lowest = lowbit(mine);
+            int beaten = 0;
+            for (uint32_t x = mine; x; x &= x - 1) {
+                uint32_t higher = opp & ABOVE(lowbit(x));
+                if (!higher) break;
+                opp &= ~(1u << lowbit(higher));
+                beaten++;
+            }
+            int n = popc(mine) - beaten;
+            if (n > best[side]) { best[side] = n; low[side] = sidetr[!side] ? lowest : -1; }
+            const uint32_t masters = sidetr[!side] ? mine & ABOVE(topbit(sidetr[!side])) : mine;
+            const int m = popc(masters);
+            const int ml = sidetr[!side] && masters ? lowbit(masters) : -1;
+            if (m > mbest[side] || (m == mbest[side] && m && ml > mlow[side])) { mbest[side] = m; mlow[side] = ml; }
+        }
+        if (c->rule == RULE_FOLLOW) {
+            /* DDS's later tricks in trumps: a side holding the two top trumps in two hands
+             * takes two tricks unless both are bare (following suit it can keep them apart) */
+            uint32_t all = c->inplay[tr];
+            int t1 = topbit(all);
+            uint32_t rest = all & ~(1u << t1);
+            if (rest) {
+                int t2 = topbit(rest);
+                int h1 = c->owner[tr][t1], h2 = c->owner[tr][t2], side = c->maxside[h1];
+                if (h1 != h2 && c->maxside[h2] == side && best[side] < 2 &&
+                    (popc(c->hand[h1][tr]) > 1 || popc(c->hand[h2][tr]) > 1)) {
+                    best[side] = 2;
+                    low[side] = t2;
+                }
+            }
+        }
+        /* MAX reaches need when MAX's side takes need tricks; it cannot when MIN's side
+         * takes more than rem - need */
+        const int takes[2] = {rem - need + 1, need};
+        int cut = -1, why = -1;
+        if (best[1] >= takes[1]) { cut = 1; why = 1; }
+        else if (best[0] >= takes[0]) { cut = 0; why = 0; }
+        if (cut >= 0) {
+            rel[0] = rel[1] = rel[2] = rel[3] = 0;
+            const int l = mbest[why] >= takes[why] ? mlow[why] : low[why];
+            if (l >= 0) rel[tr] = PFX(l);
+            return cut;
+        }
+    }
+    return -1;
+}
+
+/* In the middle of a trick: does the side of the player to move win this trick for sure,
+ * and how many more tricks can the winner cash at once?  (DDS's quick tricks of the second
+ * hand, for any place in the trick.)  The side wins the trick when one of its players still
+ * to play holds a card that beats the card winning now and that no opponent still to play
+ * can beat (the side's strongest card: a teammate may have to overtake another); that
+ * player then leads, and when nobody else holds a trump it cashes the top card of each
+ * other suit it holds.  <0: no cutoff. */
+CORE int trick_cut(const Ctx *c, const Trick *t, int need_won, uint16_t rel[NSUITS]) {
+    const int np = c->np, tr = c->trump;
+    const int me = c->maxside[t->who[0]];
+    const int ws = t->ws, wr = t->wr, left = t->left;
+    const int *cs = t->cs, *cr = t->cr, *who = t->who;
+#define BEATS(s1, r1, s2, r2) (((s1) == (s2) && (r1) > (r2)) || ((s1) == tr && (s2) != tr))
+    /* the side's strongest card decides who of the side wins (a teammate may have to
+     * follow with a higher card than another's) */
+    int hh = -1, hs = 0, hr = 0;
+    for (int k = 0; k < left; k++) {
+        if (c->maxside[who[k]] != me || cs[k] < 0) continue;
+        if (hh < 0 || BEATS(cs[k], cr[k], hs, hr)) { hh = who[k]; hs = cs[k]; hr = cr[k]; }
+    }
+    if (hh < 0 || !BEATS(hs, hr, ws, wr)) return -1;
+    for (int j = 0; j < left; j++)
+        if (c->maxside[who[j]] != me && cs[j] >= 0 && BEATS(cs[j], cr[j], hs, hr)) return -1;
+#undef BEATS
+    int k = 1;
+    uint16_t q[NSUITS] = {0, 0, 0, 0};
+    q[hs] = PFX(hr);
+    /* anyone else holding a trump could ruff, and a teammate who ruffs takes the lead */
+    int trumps = 0;
+    if (tr >= 0)
+        for (int o = 0; o < np; o++)
+            if (o != hh && c->hand[o][tr]) trumps = 1;
+    const int rem = c->tricks_left;
+    const int want = me ? need_won : rem - need_won + 1; /* tricks the side must take */
+    if (!trumps) {
+        for (int s = 0; s < NSUITS && k < want; s++) { /* no more suits than it takes */
+            uint32_t all = c->inplay[s];
+            if (s == hs || !all) continue;
+            int top = topbit(all);
+            if (c->owner[s][top] == hh) { k++; q[s] = PFX(top); }
+        }
+    }
+    if (k >= want) {
+        memcpy(rel, q, sizeof q);
+        return me;
+    }
+    return -1;
+}
+
+/* the last trick: one card each, nothing to choose */
+CORE int last_trick(Ctx *c, uint16_t rel[NSUITS]) {
+    int ls = 0, lr = 0, ws = -1, wr = 0, wp = c->leader, same = 0;
+    rel[0] = rel[1] = rel[2] = rel[3] = 0;
+    for (int k = 0; k < c->np; k++) {
+        int p = seat_at(c, k);
+        int s = 0;
+        while (!c->hand[p][s]) s++;
+        int r = topbit(c->hand[p][s]);
+        if (k == 0) { ls = s; lr = r; ws = s; wr = r; same = 1; continue; }
+        if (s == ws) {
+            same++;
+            if (r > wr) { wr = r; wp = p; }
+        } else if (s == c->trump) {
+            ws = s; wr = r; wp = p; same = 1;
+        }
+    }
+    (void)ls; (void)lr;
+    if (same >= 2) rel[ws] = PFX(wr); /* the winner had to be higher than another card */
+    c->nodes++;
+    return c->won + c->maxside[wp] >= c->target;
+}
+

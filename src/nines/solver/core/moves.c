@@ -1,0 +1,68 @@
+/*
+ * The cards a player may play, and which of them need searching.
+ *
+ * The two play rules differ only in gen_legal: plain follow suit (Le Neuf, bridge) and
+ * Elyigit's follow and beat, else trump and over-trump.  gen_moves then keeps one card per
+ * run of equivalent cards (no other card in play between them).
+ */
+#include "core.h"
+
+/* The legal cards of player p now, per suit.  lrel receives the ranks whose identity
+ * decided legality (Elyigit's "beat the best card on the table" makes ranks matter). */
+CORE void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]) {
+    const uint16_t *h = c->hand[p];
+    lrel[0] = lrel[1] = lrel[2] = lrel[3] = 0;
+    if (c->ntable == 0) {
+        memcpy(legal, h, sizeof(uint16_t) * NSUITS);
+        return;
+    }
+    int led = c->tcard[0] >> 4;
+    if (h[led]) {
+        legal[0] = legal[1] = legal[2] = legal[3] = 0;
+        legal[led] = h[led];
+        if (c->rule == RULE_ELYIGIT) {
+            /* follow and beat the best card of the led suit on the table, if you can */
+            int b = topbit(c->tmask[led]);
+            uint16_t over = h[led] & ABOVE(b);
+            lrel[led] = PFX(b);
+            if (over) legal[led] = over;
+        }
+        return;
+    }
+    if (c->rule == RULE_ELYIGIT && c->trump >= 0 && h[c->trump]) {
+        /* void in the led suit: trump, over-trumping when you can, under-trumping if not */
+        int tr = c->trump;
+        legal[0] = legal[1] = legal[2] = legal[3] = 0;
+        legal[tr] = h[tr];
+        if (c->tmask[tr]) {
+            int b = topbit(c->tmask[tr]);
+            uint16_t over = h[tr] & ABOVE(b);
+            lrel[tr] = PFX(b);
+            if (over) legal[tr] = over;
+        }
+        return;
+    }
+    memcpy(legal, h, sizeof(uint16_t) * NSUITS); /* neither: play anything */
+}
+
+/* one representative per run of equivalent legal cards */
+CORE int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
+    int n = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        uint16_t L = legal[s];
+        if (!L) continue;
+        uint16_t others = (uint16_t)((c->inplay[s] | c->tmask[s]) & ~c->hand[p][s]);
+        while (L) {
+            int r = topbit(L);
+            uint16_t below = others & (uint16_t)((1u << r) - 1u);
+            uint16_t floor = below ? (uint16_t)(0xFFFFu << (topbit(below) + 1)) : 0xFFFFu;
+            uint16_t run = L & floor & (uint16_t)((2u << r) - 1u);
+            mv[n].card = (uint8_t)(s << 4 | r);
+            mv[n].run = run;
+            mv[n].weight = 0;
+            n++;
+            L &= (uint16_t)~run;
+        }
+    }
+    return n;
+}

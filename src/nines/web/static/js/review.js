@@ -1,0 +1,185 @@
+// The review of a finished deal (GET /api/tables/{id}/review/{deal}, docs/review.md): every card played
+// compared with the best card by the exact solver, shown in the deal summary and in the replay.
+
+import { h, fill } from "./dom.js";
+import { pick, seatName } from "./i18n.js";
+import { prettyCard, suitSymbol } from "./cards.js";
+
+const W = {
+  title: { en: "Review", fr: "Analyse" },
+  loading: { en: "The computer is reviewing the deal…", fr: "L'ordinateur analyse la donne…" },
+  failed: { en: "The review could not be loaded: {why}", fr: "L'analyse n'a pas pu être chargée : {why}" },
+  side: {
+    en: "Each card is compared with the best card, every hand known: the tricks the player's side can still take, counted to the end of the deal as if every trick were played out.",
+    fr: "Chaque carte est comparée à la meilleure, toutes les mains connues : les levées que le camp du joueur peut encore faire, comptées jusqu'à la fin de la donne comme si toutes les levées étaient jouées.",
+  },
+  seat: {
+    en: "Each card is compared with the best card, every hand known: the tricks the player can still take alone against all the others together, counted to the end of the deal as if every trick were played out.",
+    fr: "Chaque carte est comparée à la meilleure, toutes les mains connues : les levées que le joueur peut encore faire seul contre tous les autres réunis, comptées jusqu'à la fin de la donne comme si toutes les levées étaient jouées.",
+  },
+  opinion: {
+    en: "Each discard compared with the one the expert computer player would have made from what the player could see. This is the computer's opinion, not a proof: rummy has no exact solver.",
+    fr: "Chaque défausse comparée à celle que le joueur expert de l'ordinateur aurait faite avec ce que le joueur voyait. C'est l'avis de l'ordinateur, pas une preuve : le rami n'a pas de solveur exact.",
+  },
+  trick: { en: "Trick {n}", fr: "Levée {n}" },
+  cost: { en: "cost {n}", fr: "coûte {n}" },
+  best: { en: "best: {cards}", fr: "meilleure : {cards}" },
+  unscored: { en: "not scored", fr: "non évaluée" },
+  player: { en: "Player", fr: "Joueur" },
+  cards: { en: "Cards played", fr: "Cartes jouées" },
+  errors: { en: "Cards that cost", fr: "Cartes coûteuses" },
+  lost: { en: "Tricks lost", fr: "Levées perdues" },
+  exchange: { en: "The exchange (the player's tricks at the first lead)", fr: "L'échange (levées du joueur à la première entame)" },
+  keep: { en: "kept", fr: "a gardé" },
+  took: { en: "exchanged", fr: "a échangé" },
+  exchangeRow: { en: "{seat} {choice}: {value} tricks; the other choice: {other}", fr: "{seat} {choice} : {value} levées ; l'autre choix : {other}" },
+  contract: {
+    en: "The contract: {seat} bid {bid}. Tricks the declaring side could make with each trump:",
+    fr: "Le contrat : {seat} a demandé {bid}. Levées que le camp déclarant pouvait faire avec chaque atout :",
+  },
+  named: { en: "named", fr: "choisi" },
+  values: { en: "{seat} to play: what each card is worth", fr: "{seat} joue : ce que vaut chaque carte" },
+  played: { en: "played", fr: "jouée" },
+  turn: { en: "Turn", fr: "Tour" },
+  discarded: { en: "Discarded", fr: "Défausse" },
+  expert: { en: "The expert would discard", fr: "L'expert défausserait" },
+  same: { en: "the same", fr: "la même" },
+};
+
+function w(key, params = {}) {
+  return pick(W[key]).replace(/\{(\w+)\}/g, (_, name) => (params[name] ?? `{${name}}`));
+}
+
+const loaded = new Map();
+
+// The review of one deal (kept per table and deal: a finished deal's review never changes).
+export function loadReview(tableId, deal) {
+  const key = `${tableId}/${deal}`;
+  if (!loaded.has(key)) {
+    const request = fetch(`/api/tables/${encodeURIComponent(tableId)}/review/${deal}`).then(async (response) => {
+      const data = await response.json().catch(() => null);
+      if (!response.ok) throw new Error(data?.message || response.statusText);
+      return data;
+    });
+    request.catch(() => loaded.delete(key));
+    loaded.set(key, request);
+  }
+  return loaded.get(key);
+}
+
+function cardText(code) {
+  return h("span", { class: `review-card${"HD".includes(code[1]) ? " red" : ""}` }, prettyCard(code));
+}
+
+function cardList(codes) {
+  const out = [];
+  codes.forEach((code, i) => { if (i) out.push(" "); out.push(cardText(code)); });
+  return out;
+}
+
+function totals(review) {
+  const rows = Object.entries(review.seats).filter(([, total]) => total.cards > 0);
+  return h("table", { class: "review-totals" },
+    h("thead", {}, h("tr", {}, [w("player"), w("cards"), w("errors"), w("lost")].map((text) => h("th", { scope: "col" }, text)))),
+    h("tbody", {}, rows.map(([seat, total]) => h("tr", { "data-seat": seat },
+      h("th", { scope: "row" }, seatName(seat)),
+      h("td", {}, total.cards),
+      h("td", {}, total.errors),
+      h("td", { class: total.cost ? "review-lost" : "" }, total.cost)))));
+}
+
+function playItem(play) {
+  const costly = play.cost > 0;
+  const scored = play.cost !== null && play.cost !== undefined;
+  return h("li", { class: `review-play${costly ? " costly" : ""}${scored ? "" : " unscored"}`, "data-cost": scored ? play.cost : "" },
+    h("span", { class: "review-seat" }, seatName(play.seat)), " ", cardText(play.card),
+    costly ? [" ", h("span", { class: "review-cost" }, w("cost", { n: play.cost })), " ",
+      h("span", { class: "review-best" }, w("best", { cards: "" }), cardList(play.best_cards))] : null,
+    scored ? null : [" ", h("span", { class: "review-unscored", title: play.unscored || "" }, w("unscored"))]);
+}
+
+function tricks(review) {
+  const byTrick = new Map();
+  for (const play of review.plays) {
+    if (!byTrick.has(play.trick)) byTrick.set(play.trick, []);
+    byTrick.get(play.trick).push(play);
+  }
+  return h("ol", { class: "review-tricks" }, [...byTrick.entries()].map(([n, plays]) =>
+    h("li", { class: "review-trick" }, h("span", { class: "review-trick-n" }, w("trick", { n })),
+      h("ul", {}, plays.map(playItem)))));
+}
+
+function exchange(review) {
+  if (!review.exchange || !review.exchange.length) return null;
+  return [h("h4", {}, w("exchange")), h("ul", { class: "review-exchange" }, review.exchange.map((d) =>
+    h("li", { class: d.cost ? "costly" : "" },
+      w("exchangeRow", { seat: seatName(d.seat), choice: w(d.choice === "keep" ? "keep" : "took"), value: d.value ?? "?", other: d.other_value ?? "?" }),
+      d.cost ? [" ", h("span", { class: "review-cost" }, w("cost", { n: d.cost }))] : null)))];
+}
+
+function contract(review) {
+  const c = review.contract;
+  if (!c) return null;
+  const trumps = Object.keys(c.by_trump);
+  return [h("h4", {}, w("contract", { seat: seatName(c.declarer), bid: c.bid })),
+    h("table", { class: "review-contract" },
+      h("thead", {}, h("tr", {}, trumps.map((trump) => h("th", { scope: "col" }, suitBadgeText(trump), trump === c.trump ? ` (${w("named")})` : "")))),
+      h("tbody", {}, h("tr", {}, trumps.map((trump) => h("td", { class: c.best_trumps.includes(trump) ? "review-best-trump" : "" }, c.by_trump[trump] ?? "?")))))];
+}
+
+function suitBadgeText(trump) {
+  return trump === "NT" ? "NT" : suitSymbol(trump);
+}
+
+function discards(review) {
+  return h("table", { class: "review-discards" },
+    h("thead", {}, h("tr", {}, [w("turn"), w("player"), w("discarded"), w("expert")].map((text) => h("th", { scope: "col" }, text)))),
+    h("tbody", {}, review.discards.map((d) => h("tr", { class: d.same ? "" : "differs" },
+      h("td", {}, d.turn), h("th", { scope: "row" }, seatName(d.seat)), h("td", {}, cardText(d.card)),
+      h("td", {}, d.same ? w("same") : d.expert ? cardText(d.expert) : d.expert_action)))));
+}
+
+// The whole review, drawn from the server's JSON.
+export function reviewView(review) {
+  if (review.game === "rummy") {
+    return h("div", { class: "review", "data-review-deal": review.number },
+      h("p", { class: "review-measure" }, w("opinion")), discards(review));
+  }
+  return h("div", { class: "review", "data-review-deal": review.number },
+    h("p", { class: "review-measure" }, w(review.counted === "side" ? "side" : "seat")),
+    (review.notes || []).map((note) => h("p", { class: "review-note" }, note)),
+    exchange(review), contract(review), totals(review), tricks(review));
+}
+
+export function reviewTitle() {
+  return w("title");
+}
+
+// A section that shows the review of a finished deal: ``review`` if already loaded, else it loads it.
+export function reviewPanel(tableId, deal, review = null, { heading = true } = {}) {
+  const body = h("div", { class: "review-body", "aria-live": "polite" }, review ? reviewView(review) : w("loading"));
+  if (!review) {
+    loadReview(tableId, deal)
+      .then((loadedReview) => fill(body, reviewView(loadedReview)))
+      .catch((error) => fill(body, h("p", { class: "review-note" }, w("failed", { why: error.message }))));
+  }
+  return h("section", { class: "review-panel" }, heading ? h("h3", {}, w("title")) : null, body);
+}
+
+// At a step of the replay (the position before action ``step`` of the deal), the value of every legal card
+// of the seat to play, as the review scored it; null when the next action is not a card played.
+export function stepValues(review, record, step) {
+  if (!review || !review.plays || !record) return null;
+  const actions = record.actions || [];
+  const next = actions[step];
+  if (!next || next.action !== "play") return null;
+  const index = actions.slice(0, step).filter((a) => a.action === "play").length;
+  const play = review.plays[index];
+  if (!play || !play.scores) return null;
+  const best = play.best;
+  return h("div", { class: "review-values", "data-step": step },
+    h("p", {}, w("values", { seat: seatName(play.seat) })),
+    h("ul", {}, Object.entries(play.scores).map(([card, value]) => h("li", {
+      class: `${value === best ? "best" : "worse"}${card === play.card ? " played" : ""}`, "data-card": card,
+    }, cardText(card), " ", h("b", {}, value), card === play.card ? [" ", h("span", { class: "review-played" }, w("played"))] : null))));
+}

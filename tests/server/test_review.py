@@ -1,0 +1,109 @@
+"""The review of finished deals over HTTP: refused while a deal is in play, started when it ends."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from nines.review import review_record
+
+from .helpers import Socket, create_table, me_and_bots, pick, wait_for
+
+
+def test_a_finished_match_has_every_deal_reviewed_as_the_record_says(client: TestClient) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), options={"start_score": 1}, seed=5)
+    table_id = seated["table"]["id"]
+    wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    response = client.get(f"/api/tables/{table_id}/review/1")
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data.pop("table") == table_id
+    assert data == review_record(record, 1).to_json()["deals"][0]
+    assert len(data["plays"]) == sum(1 for a in record["deals"][0]["actions"] if a["action"] == "play")
+    assert client.get(f"/api/tables/{table_id}/review/99").status_code == 404
+
+
+def test_a_deal_in_play_is_not_reviewed_and_a_finished_one_is_started_at_once(client: TestClient) -> None:
+    seated = create_table(client, "elyigit", me_and_bots(["N", "E", "S", "W"], "S"), seed=4)
+    table_id = seated["table"]["id"]
+    assert client.get(f"/api/tables/{table_id}/review/1").status_code == 403
+    reviews = client.app.state.reviews  # type: ignore[attr-defined]
+    with Socket(client, table_id, "S", seated["token"]) as sock:
+        while True:
+            state = sock.my_turn()
+            if state["view"]["deal_number"] > 1 or state["table"]["status"] == "over":
+                break
+            sock.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+    # the review of deal 1 began when the deal ended, before anybody asked for it
+    assert reviews.started(table_id, 1)
+    started = time.perf_counter()
+    response = client.get(f"/api/tables/{table_id}/review/1")
+    assert response.status_code == 200, response.text
+    assert time.perf_counter() - started < 30
+    data = response.json()
+    assert data["number"] == 1 and data["game"] == "elyigit"
+    if data["plays"]:
+        assert all(p["cost"] == p["best"] - p["got"] >= 0 for p in data["plays"])
+    if state["table"]["status"] != "over":
+        # the next deal is in play: its review would show hidden cards
+        assert client.get(f"/api/tables/{table_id}/review/2").status_code == 403
+
+
+@pytest.mark.databases
+def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestClient) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S", bot="random"), name="Dee", options={"start_score": 1})
+    table_id = seated["table"]["id"]
+    with Socket(client, table_id, "S", seated["token"]) as sock:
+        while True:
+            state = sock.my_turn()
+            if state["table"]["status"] == "over":
+                break
+            sock.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+    count = len(client.get(f"/api/tables/{table_id}/record").json()["deals"])
+    reviews = [client.get(f"/api/tables/{table_id}/review/{number}").json() for number in range(1, count + 1)]
+    mine = [r["seats"]["S"] for r in reviews]
+    # the statistics are written by the review's thread once it is done: wait for them
+    deadline = time.monotonic() + 30
+    while True:
+        stats = client.get("/api/people/Dee/stats").json()["games"]["neuf"]
+        if (stats.get("review") and stats["review"]["deals"] == len(mine)) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    review = stats["review"]
+    assert review["deals"] == len(mine)
+    assert review["average_lost"] == round(sum(m["cost"] for m in mine) / len(mine), 2)
+    assert review["costly_cards_per_deal"] == round(sum(m["errors"] for m in mine) / len(mine), 2)
+    (today,) = review["by_day"]
+    assert today["deals"] == len(mine) and today["average_lost"] == review["average_lost"]
+    # the computer players' seats have no person: nothing is kept for them
+    assert client.get("/api/people/random/stats").json()["games"] == {}
+
+
+def test_the_review_pool_can_work_in_processes() -> None:
+    from nines.games import get_game
+    from nines.server.review import ReviewJob, Reviews, run_job
+
+    from ..review.records import first_deals
+
+    record = first_deals("neuf", "newfoundland-partners", seed=3)
+    options = get_game("neuf").options_from_record(record["options"])
+    job = ReviewJob("t", 1, "neuf", options, (record["deals"][0],))
+    reviews = Reviews(processes=True, workers=1)
+    try:
+        assert reviews.submit(job).result(timeout=120) == run_job(job)
+    finally:
+        reviews.close()
+
+
+def test_a_finished_rummy_hand_gets_the_experts_opinion(client: TestClient) -> None:
+    seated = create_table(client, "rummy", me_and_bots(["1", "2"], None), options={"players": 2}, seed=6)
+    table_id = seated["table"]["id"]
+    wait_for(client, table_id, lambda s: s["view"]["deal_number"] > 1 or s["table"]["status"] == "over")
+    response = client.get(f"/api/tables/{table_id}/review/1")
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["game"] == "rummy" and "not a proof" in data["measure"]
+    assert data["discards"] and all(d["seat"] in ("1", "2") for d in data["discards"])
