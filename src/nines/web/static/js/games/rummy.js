@@ -295,6 +295,7 @@ function prompt(ctx) {
 
 export default {
   id: "rummy",
+  turnText: (ctx, name) => t(ctx.view.phase === "draw" ? "rummy.drawing" : "rummy.playing", { name }),
   render,
   sheet,
   summary,
