@@ -343,11 +343,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                text = frame.get("text")
-                if text is None:  # a binary frame: the protocol is JSON text
+                message = frame.get("text")
+                if message is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
                     continue
-                await _dispatch(manager, table, conn, text)
+                await _dispatch(manager, table, conn, message)
         except WebSocketDisconnect:
             pass
         finally:

@@ -141,7 +141,8 @@ class RedisBroker:
                     log.info("pubsub.reconnected", reconnects=self.reconnects)
                     if on_reconnect is not None:
                         # events published while we were away are lost: follow every table from the store
-                        asyncio.create_task(self._guarded(on_reconnect), name="nines-redis-resync")
+                        # kept: the event loop holds only a weak reference to a task
+                        self._resync = asyncio.create_task(self._guarded(on_reconnect), name="nines-redis-resync")
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
                     if message is None or message.get("type") != "message":
@@ -164,7 +165,7 @@ class RedisBroker:
                 delay = min(RETRY_MOST_S, delay * 2)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
 
     @staticmethod
     async def _guarded(hook: ReconnectHook) -> None:

@@ -49,10 +49,10 @@ from .store import (
     SeatTaken,
     SeqConflict,
     Store,
-    StoreUnavailable,
     StoredAction,
     StoredSeat,
     StoredTable,
+    StoreUnavailable,
 )
 
 CLAIM_TTL_S = 20
