@@ -1,6 +1,7 @@
 """Game records (``nines-record/1``): replay a record through the rules and check it.
 
-A record holds the options, the seed and every action; replaying rebuilds the match
+A record holds the options, the seed (or, for a match dealt from a secret and once it is
+over, the ``secret``) and every action; replaying rebuilds the match
 from those alone (event sourcing) and checks that the hands dealt, the results and
 the scores come out exactly as written.  No I/O here: callers read and write files.
 """
@@ -12,8 +13,9 @@ from typing import Any
 
 from .games import UnknownGame, get_game
 from .games.contract import RECORD_FORMAT, GameState, RulesError
+from .randomness import DealSource, MatchSecret
 
-__all__ = ["RecordError", "replay", "rebuild"]
+__all__ = ["RecordError", "deal_source", "rebuild", "replay"]
 
 
 class RecordError(ValueError):
@@ -43,7 +45,8 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
         options = spec.options_from_record(record["options"])
     except (UnknownGame, RulesError) as error:
         raise RecordError(str(error)) from None
-    state = spec.new_match(options, int(record["seed"]))
+    source = deal_source(record)
+    state = spec.new_match(options, source)
     deals = record["deals"]
     for index, deal in enumerate(deals):
         number = deal.get("number", index + 1)
@@ -51,7 +54,7 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
         if index >= len(current):
             raise RecordError(f"deal {number}: the match was already over after deal {index}")
         if check and current[index].get("hands") != deal.get("hands"):
-            raise RecordError(f"deal {number}: the hands dealt from seed {record['seed']} differ from the record's")
+            raise RecordError(f"deal {number}: the hands dealt from {_source_words(source)} differ from the record's")
         for step, entry in enumerate(deal.get("actions", []), start=1):
             where = f"deal {number}, action {step} ({_describe(entry)})"
             try:
@@ -71,6 +74,32 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
     if check and "winners" in record and list(record["winners"]) != state.winners:
         raise RecordError(f"the winners replayed ({state.winners}) differ from the record's ({record['winners']})")
     return state
+
+
+def deal_source(record: Mapping[str, Any]) -> DealSource:
+    """Where a record's deals come from: its ``secret`` (a match dealt from a secret) or its int ``seed``."""
+    secret = record.get("secret")
+    if secret is not None:
+        try:
+            return MatchSecret.from_hex(secret)
+        except ValueError as error:
+            raise RecordError(f"the record's secret cannot be read: {error}") from None
+    seed = record.get("seed")
+    if seed is None:
+        raise RecordError(
+            "the record has neither a seed nor a secret: a match dealt from a secret carries its secret "
+            "only once the match is over, so its deals cannot be rebuilt before then"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise RecordError(f"the record's seed is a whole number, not {seed!r}")
+    try:
+        return int(seed)
+    except ValueError:
+        raise RecordError(f"the record's seed is a whole number, not {seed!r}") from None
+
+
+def _source_words(source: DealSource) -> str:
+    return "the record's secret" if isinstance(source, MatchSecret) else f"seed {source}"
 
 
 def _describe(entry: Any) -> str:

@@ -121,7 +121,7 @@ def test_contract_values_against_the_first_lead() -> None:
     assert set(contract.by_trump) == {"S", "H", "D", "C"}
     # the defender's best at the first lead is what the declaring side cannot take
     first = deal.plays[0]
-    assert first.seat not in (contract.declarer,) and contract.by_trump[contract.trump] == 9 - first.best
+    assert first.seat != contract.declarer and contract.by_trump[contract.trump] == 9 - first.best
     assert contract.to_json()["value"] == contract.by_trump[contract.trump]
 
 
@@ -251,3 +251,16 @@ def test_rummy_discards_get_the_experts_opinion() -> None:
         assert entry["same"] == (entry["expert"] == entry["card"])
     # the same record gets the same opinion
     assert review_record(record, 1).to_json() == review_record(record, 1).to_json()
+
+
+@pytest.mark.parametrize(("game", "preset", "seed"), [("elyigit", "standard", 7), ("neuf", "newfoundland-partners", 7)])
+def test_partnership_values_carried_from_card_to_card_change_nothing(game: str, preset: str, seed: int, monkeypatch) -> None:
+    """In partnerships each position's value is known from the card before and bounds the search;
+    the scores must be exactly those found without it."""
+    record = first_deals(game, preset, seed=seed)
+    (carried,) = review_record(record, 1).deals
+    from nines.review import cards
+
+    monkeypatch.setattr(cards, "_next_value", lambda *args: None)
+    (alone,) = review_record(record, 1).deals
+    assert carried.plays and [p.scores for p in carried.plays] == [p.scores for p in alone.plays]

@@ -26,7 +26,7 @@ def previous(view: dict) -> dict | None:
 @pytest.mark.databases
 @pytest.mark.parametrize(("game", "seats", "me", "extra"), GAMES, ids=[f"{g[0]}-{len(g[1])}" for g in GAMES])
 def test_a_whole_deal_against_computer_players(client: TestClient, game: str, seats: list[str], me: str, extra: dict) -> None:
-    seated = create_table(client, game, me_and_bots(seats, me), name="Ann", seed=11, **extra)
+    seated = create_table(client, game, me_and_bots(seats, me), name="Ann", **extra)
     table_id, token = seated["table"]["id"], seated["token"]
     moves = 0
     with Socket(client, table_id, me, token) as sock:
@@ -122,7 +122,7 @@ def test_the_pace_of_computer_players_is_a_table_setting(client: TestClient) -> 
 
 @pytest.mark.databases
 def test_statistics_count_deals_and_matches_per_person(client: TestClient) -> None:
-    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Cy", options={"start_score": 1}, seed=8)
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Cy", options={"start_score": 1})
     table_id, token = seated["table"]["id"], seated["token"]
     with Socket(client, table_id, "S", token) as sock:
         while True:

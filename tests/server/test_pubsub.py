@@ -17,7 +17,7 @@ pytestmark = pytest.mark.databases
 def test_two_servers_share_a_table_through_redis(make_client: Callable[..., TestClient], redis_url: str, database_url: str) -> None:
     with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
         assert a.get("/health").json()["pubsub"] == "redis"
-        seated = create_table(a, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}, seed=6)
+        seated = create_table(a, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}})
         table_id = seated["table"]["id"]
         with Socket(a, table_id, "S", seated["token"]) as ann:
             assert ann.next_state()["table"]["status"] == "waiting"

@@ -62,15 +62,14 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
             if state["table"]["status"] == "over":
                 break
             sock.send({"type": "act", "seq": state["seq"], "action": pick(state)})
-    reviews = []
-    for number in range(1, len(client.get(f"/api/tables/{table_id}/record").json()["deals"]) + 1):
-        reviews.append(client.get(f"/api/tables/{table_id}/review/{number}").json())
+    count = len(client.get(f"/api/tables/{table_id}/record").json()["deals"])
+    reviews = [client.get(f"/api/tables/{table_id}/review/{number}").json() for number in range(1, count + 1)]
     mine = [r["seats"]["S"] for r in reviews]
     # the statistics are written by the review's thread once it is done: wait for them
     deadline = time.monotonic() + 30
     while True:
         stats = client.get("/api/people/Dee/stats").json()["games"]["neuf"]
-        if stats.get("review") and stats["review"]["deals"] == len(mine) or time.monotonic() > deadline:
+        if (stats.get("review") and stats["review"]["deals"] == len(mine)) or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     review = stats["review"]
@@ -81,3 +80,30 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
     assert today["deals"] == len(mine) and today["average_lost"] == review["average_lost"]
     # the computer players' seats have no person: nothing is kept for them
     assert client.get("/api/people/random/stats").json()["games"] == {}
+
+
+def test_the_review_pool_can_work_in_processes() -> None:
+    from nines.games import get_game
+    from nines.server.review import ReviewJob, Reviews, run_job
+
+    from ..review.records import first_deals
+
+    record = first_deals("neuf", "newfoundland-partners", seed=3)
+    options = get_game("neuf").options_from_record(record["options"])
+    job = ReviewJob("t", 1, "neuf", options, (record["deals"][0],))
+    reviews = Reviews(processes=True, workers=1)
+    try:
+        assert reviews.submit(job).result(timeout=120) == run_job(job)
+    finally:
+        reviews.close()
+
+
+def test_a_finished_rummy_hand_gets_the_experts_opinion(client: TestClient) -> None:
+    seated = create_table(client, "rummy", me_and_bots(["1", "2"], None), options={"players": 2}, seed=6)
+    table_id = seated["table"]["id"]
+    wait_for(client, table_id, lambda s: s["view"]["deal_number"] > 1 or s["table"]["status"] == "over")
+    response = client.get(f"/api/tables/{table_id}/review/1")
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["game"] == "rummy" and "not a proof" in data["measure"]
+    assert data["discards"] and all(d["seat"] in ("1", "2") for d in data["discards"])

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..randomness import DealSource
 from .contract import GameState, OptionsError, options_from_mapping
 
 # game id -> module defining SPEC; a game is added here and nowhere else
@@ -46,7 +47,8 @@ class GameSpec:
     def options_from_record(self, values: Mapping[str, Any]) -> Any:
         return options_from_mapping(self.options_type, values)
 
-    def new_match(self, options: Any = None, seed: int = 0) -> GameState:
+    def new_match(self, options: Any = None, seed: DealSource = 0) -> GameState:
+        """A match dealt from an int seed (reproducible) or a :class:`~nines.randomness.MatchSecret`."""
         return self.state_type(options if options is not None else self.options(), seed)
 
 

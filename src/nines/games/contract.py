@@ -26,6 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
+from ..randomness import DealSource, MatchSecret, rng_for
+
 __all__ = [
     "RulesError",
     "IllegalAction",
@@ -88,10 +90,13 @@ class GameState(ABC):
 
     game_id: ClassVar[str]
 
-    def __init__(self, options: Any, seed: int) -> None:
+    def __init__(self, options: Any, seed: DealSource) -> None:
         self.options = options
-        self.seed = seed
-        self.rng = random.Random(seed)
+        # Deals come from an int seed (reproducible: simulations, tournaments, analysis,
+        # solo practice) or a match secret (tables where people hide cards from each other).
+        self.seed: int | None = None if isinstance(seed, MatchSecret) else seed
+        self.secret: MatchSecret | None = seed if isinstance(seed, MatchSecret) else None
+        self.rng: random.Random = rng_for(seed)
         # (seat that acted, action) in order, for the whole match: the event log.
         self.log: list[tuple[str, Action]] = []
         # the deals (hands) of the match so far, the last one in progress
@@ -122,6 +127,24 @@ class GameState(ABC):
     @abstractmethod
     def why_illegal(self, action: Action) -> str:
         """One sentence saying why ``action`` is not legal now and what is."""
+
+    @property
+    def deal_source(self) -> DealSource:
+        """What the deals come from, to start the same match again (``new_match(options, deal_source)``)."""
+        return self.secret if self.secret is not None else self.seed  # type: ignore[return-value]
+
+    def source_record(self) -> dict[str, Any]:
+        """The record fields that say where the deals came from.
+
+        ``{"seed": N}`` for a seeded match.  A match dealt from a secret records
+        ``"seed": null`` and, once the match is over and only then, ``"secret"`` (64
+        hexadecimal digits): until the end it would show every hidden card.
+        """
+        if self.secret is None:
+            return {"seed": self.seed}
+        if self.is_over:
+            return {"seed": None, "secret": self.secret.hex()}
+        return {"seed": None}
 
     @property
     def is_over(self) -> bool:
@@ -261,6 +284,13 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+MAX_OPTION_TEXT = 200
+"""The longest text an option value may be written in (the longest real one is a trump cycle)."""
+
+MAX_OPTION_ITEMS = 50
+"""The most entries a list option may have; each game bounds its own lists more tightly."""
+
+
 def options_from_mapping(
     cls: type[OptionsT], mapping: Mapping[str, Any], base: OptionsT | None = None
 ) -> OptionsT:
@@ -268,15 +298,22 @@ def options_from_mapping(
 
     Values may be text as typed on a command line (``"true"``, ``"6"``,
     ``"H,D,C,S,NT"``).  ``base`` supplies the values not given (a preset).
+    Text longer than :data:`MAX_OPTION_TEXT` characters and lists longer than
+    :data:`MAX_OPTION_ITEMS` entries are refused before they are read.
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
-    unknown = sorted(set(mapping) - set(fields))
+    unknown = sorted(str(name)[:40] for name in set(mapping) - set(fields))
     if unknown:
         raise OptionsError(
-            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown[:5])}; "
             f"the options are: {', '.join(fields)}"
         )
+    for name, raw in mapping.items():
+        if isinstance(raw, str) and len(raw) > MAX_OPTION_TEXT:
+            raise OptionsError(f"option {name} is {len(raw)} characters long; option values are at most {MAX_OPTION_TEXT}")
+        if isinstance(raw, (list, tuple)) and len(raw) > MAX_OPTION_ITEMS:
+            raise OptionsError(f"option {name} has {len(raw)} entries; lists of options have at most {MAX_OPTION_ITEMS}")
     values: dict[str, Any] = {}
     for name, raw in mapping.items():
         values[name] = _coerce(name, raw, hints[name])
@@ -298,7 +335,7 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
                 return _coerce(name, raw, arg)
             except OptionsError:
                 continue
-        raise OptionsError(f"option {name}: {raw!r} is not an allowed value")
+        raise OptionsError(f"option {name}: {_shown(raw)} is not an allowed value")
     if origin is typing.Literal:
         if raw in args:
             return raw
@@ -306,7 +343,7 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         for arg in args:
             if str(arg) == text:
                 return arg
-        raise OptionsError(f"option {name} must be one of {', '.join(map(str, args))}, not {raw!r}")
+        raise OptionsError(f"option {name} must be one of {', '.join(map(str, args))}, not {_shown(raw)}")
     if hint is bool:
         if isinstance(raw, bool):
             return raw
@@ -315,14 +352,14 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise OptionsError(f"option {name} is yes or no (true/false), not {raw!r}")
+        raise OptionsError(f"option {name} is yes or no (true/false), not {_shown(raw)}")
     if hint is int:
         if isinstance(raw, bool):
-            raise OptionsError(f"option {name} is a whole number, not {raw!r}")
+            raise OptionsError(f"option {name} is a whole number, not {_shown(raw)}")
         try:
             return int(raw)
         except (TypeError, ValueError):
-            raise OptionsError(f"option {name} is a whole number, not {raw!r}") from None
+            raise OptionsError(f"option {name} is a whole number, not {_shown(raw)}") from None
     if hint is str:
         return str(raw)
     if origin is tuple:
@@ -332,7 +369,13 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         elif isinstance(raw, (list, tuple)):
             items = raw
         else:
-            raise OptionsError(f"option {name} is a list (comma separated), not {raw!r}")
+            raise OptionsError(f"option {name} is a list (comma separated), not {_shown(raw)}")
         item_hint = args[0] if args else str
         return tuple(_coerce(name, item, item_hint) for item in items)
     return raw
+
+
+def _shown(raw: Any) -> str:
+    """A value as an error message quotes it: never more than a line."""
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."

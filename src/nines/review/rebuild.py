@@ -251,7 +251,7 @@ def _trump_choice(state: GameState, named: NameTrump, declarer: str) -> TrumpCho
     return TrumpChoice(declarer, int(bid), named.suit, choices)
 
 
-def record_options(record: Mapping[str, Any]) -> tuple[str, Any]:
+def record_options(record: object) -> tuple[str, Any]:
     """The game id and its options object, read from a record."""
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         found = record.get("format") if isinstance(record, Mapping) else type(record).__name__

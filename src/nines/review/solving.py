@@ -88,8 +88,9 @@ class Solvers:
             solver = self._by_side[key] = Solver(self.table_mb)
         return solver
 
-    def scores(self, position: Position, budget: Budget) -> dict[Card, int] | None:
-        """Every legal card of the seat to play and the tricks it leads to; ``None`` past the budget."""
+    def scores(self, position: Position, budget: Budget, value: int | None = None) -> dict[Card, int] | None:
+        """Every legal card of the seat to play and the tricks it leads to; ``None`` past the budget.
+        ``value``: the position's value for the seat to play's side, when known (narrower searches)."""
         # partnerships are counted for NS whoever plays: one solver and one table for the deal
         solver = self._for(position, "N" if position.form == "partners" else position.to_play)
         limit = budget.limit()
@@ -97,7 +98,7 @@ class Solvers:
             budget.gave_up += 1
             return None
         try:
-            return solver.score_cards(position, max_nodes=limit)
+            return solver.score_cards(position, max_nodes=limit, value=value)
         except SolverNodeLimit:
             budget.gave_up += 1
             return None

@@ -104,6 +104,8 @@ class TableInfo(BaseModel):
     public: bool
     created_at: str
     winners: list[str] = []
+    practice: bool = False
+    """Solo practice: dealt from a seed the creator chose, with no other person seated; left out of statistics."""
 
 
 class LastAction(BaseModel):
@@ -164,6 +166,8 @@ class CreateTable(Strict):
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
     public: bool = True
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    """Solo practice only (every seat yourself or a computer player): deals repeatable from this seed.
+    Without it the deals come from a secret drawn for the match and revealed in its finished record."""
 
 
 class ResolveOptions(Strict):

@@ -47,7 +47,7 @@ def deal_frames(table: Table, number: int) -> dict[str, Any]:
         raise TableError(ErrorCode.NOT_FOUND, f"this match has deals 1 to {len(deals)}")
     start = sum(len(d.get("actions", [])) for d in deals[: number - 1])
     count = len(deals[number - 1].get("actions", []))
-    state = table.spec.new_match(table.spec.options_from_record(table.options), table.seed)
+    state = table.spec.new_match(table.spec.options_from_record(table.options), table.source)
     for _seat, action in table.state.log[:start]:
         state.apply(action)
     frames = [_frame(state)]

@@ -3,7 +3,9 @@
 Only a finished deal is reviewed: the review knows every hand, so a deal still in play
 is refused.  What the review needs is copied under the table's lock and the work is done
 on a small pool of threads, off the event loop: the solver's compiled search releases
-the GIL, so other tables go on meanwhile.  Each deal is reviewed once: the work starts
+the GIL, so other tables go on meanwhile (``Reviews(processes=True)`` does the work in
+worker processes instead, so that not even the review's Python holds the GIL;
+``benchmarks/review_bench.py --event-loop`` measures both).  Each deal is reviewed once: the work starts
 as soon as the deal ends (so that the review is ready when the summary asks for it) and
 the answer is kept for later requests.
 """
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +56,7 @@ class ReviewJob:
 
 
 def _deal_source(table: Table) -> Any:
-    return getattr(table, "source", None) or getattr(table, "seed", None)
+    return table.source  # the match secret, or the chosen seed of solo practice (0 included)
 
 
 def review_job(table: Table, number: int) -> ReviewJob:
@@ -104,8 +107,13 @@ def run_job(job: ReviewJob) -> dict[str, Any]:
 class Reviews:
     """Reviews of finished deals: started when a deal ends, computed on worker threads, kept."""
 
-    def __init__(self, store: Store | None = None, workers: int = REVIEW_WORKERS, keep: int = KEEP_DEALS) -> None:
+    def __init__(
+        self, store: Store | None = None, workers: int = REVIEW_WORKERS, keep: int = KEEP_DEALS, processes: bool = False
+    ) -> None:
         self._store = store
+        self._processes = (
+            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) if processes else None
+        )
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review")
         self._keep = keep
         self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
@@ -124,7 +132,7 @@ class Reviews:
 
     def _run(self, job: ReviewJob) -> dict[str, Any]:
         """On a worker thread: the review, and the statistics of the people at the table."""
-        review = run_job(job)
+        review = self._processes.submit(run_job, job).result() if self._processes is not None else run_job(job)
         stats = review_stats(job, review)
         if stats and self._store is not None:
             try:
@@ -172,3 +180,5 @@ class Reviews:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)

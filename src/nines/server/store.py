@@ -28,6 +28,7 @@ from sqlalchemy import (
     case,
     create_engine,
     event,
+    false,
     func,
     select,
     update,
@@ -54,7 +55,11 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     preset: Mapped[str | None] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # a table is dealt from its secret when it has one (0 is stored here then), else from this seed
+    # (solo practice, and tables stored before secrets existed)
     seed: Mapped[int] = mapped_column(Integer)
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the match secret (hex) of every other table
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     hints: Mapped[bool] = mapped_column(Boolean)
     bot_delay_ms: Mapped[int] = mapped_column(Integer)
     public: Mapped[bool] = mapped_column(Boolean)
@@ -64,6 +69,7 @@ class TableRow(Base):
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # kept once the match is over
 
 
 class SeatRow(Base):
@@ -168,7 +174,7 @@ class StoredTable:
     game: str
     preset: str | None
     options: dict[str, Any]
-    seed: int
+    seed: int | None
     hints: bool
     bot_delay_ms: int
     public: bool
@@ -178,6 +184,12 @@ class StoredTable:
     created_at: dt.datetime
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+    secret: str | None = None
+    """The match secret in hexadecimal (every table but solo practice, whose deals come from ``seed``)."""
+    practice: bool = False
+    """Solo practice: a chosen seed, no other person at the table, left out of statistics."""
+    record: dict[str, Any] | None = None
+    """The record of a finished match, stored when it ended (served as is, never replayed per request)."""
 
 
 @dataclass(frozen=True)
@@ -273,7 +285,9 @@ class Store:
                     game=table.game,
                     preset=table.preset,
                     options=table.options,
-                    seed=table.seed,
+                    seed=table.seed if table.seed is not None else 0,
+                    secret=table.secret,
+                    practice=table.practice,
                     hints=table.hints,
                     bot_delay_ms=table.bot_delay_ms,
                     public=table.public,
@@ -315,7 +329,10 @@ class Store:
                 game=row.game,
                 preset=row.preset,
                 options=dict(row.options),
-                seed=row.seed,
+                seed=row.seed if row.secret is None else None,
+                secret=row.secret,
+                practice=bool(row.practice),
+                record=row.record,
                 hints=row.hints,
                 bot_delay_ms=row.bot_delay_ms,
                 public=row.public,
@@ -362,10 +379,13 @@ class Store:
         except IntegrityError as error:
             raise SeqConflict(f"move {action.seq} of table {table_id} was already stored") from error
 
-    def mark_over(self, table_id: str, winners: Sequence[str]) -> None:
+    def mark_over(self, table_id: str, winners: Sequence[str], record: dict[str, Any] | None = None) -> None:
+        """The match is over: its winners and (kept to be served as is) its record."""
         with self._session.begin() as session:
             session.execute(
-                update(TableRow).where(TableRow.id == table_id).values(status="over", winners=list(winners), updated_at=_now())
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(status="over", winners=list(winners), record=record, updated_at=_now())
             )
 
     def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:

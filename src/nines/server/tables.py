@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from ..bots import Player, make_player
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
+from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .describe import players_for
@@ -102,7 +103,7 @@ class Table:
     state: GameState
     preset: str | None
     options: dict[str, Any]
-    seed: int
+    source: DealSource  # a match secret, or the chosen seed of solo practice (never shown while playing)
     hints: bool
     bot_delay_ms: int
     public: bool
@@ -116,6 +117,7 @@ class Table:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # set when the pace changes
     deals_counted: int = 0
     match_counted: bool = False
+    practice: bool = False  # solo practice from a chosen seed: left out of statistics
 
     @property
     def seq(self) -> int:
@@ -149,6 +151,7 @@ class Table:
             public=self.public,
             created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
             winners=list(self.state.winners),
+            practice=self.practice,
         )
 
     def state_for(self, seat: str | None, info: TableInfo | None = None, views: dict[str | None, dict[str, Any]] | None = None) -> StateMessage:
@@ -239,7 +242,7 @@ class TableManager:
         try:
             spec = get_game(stored.game)
             options = spec.options_from_record(stored.options)
-            state = spec.new_match(options, stored.seed)
+            state = spec.new_match(options, _deal_source(stored))
             for action in stored.actions:
                 state.apply(state.parse_action(action.action), by=action.by)
         except (UnknownGame, RulesError) as error:
@@ -251,13 +254,14 @@ class TableManager:
             state=state,
             preset=stored.preset,
             options=stored.options,
-            seed=stored.seed,
+            source=state.deal_source,
             hints=stored.hints,
             bot_delay_ms=stored.bot_delay_ms,
             public=stored.public,
             invite=stored.invite,
             created_at=stored.created_at,
             seats={},
+            practice=stored.practice,
         )
         self._set_seats(table, stored.seats)
         if stored.actions:
@@ -279,7 +283,11 @@ class TableManager:
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
-        return make_player(name, table.spec.id, random.Random(f"{table.seed}:{seat}:{name}"))
+        # A computer player's own choices at a table dealt from a secret come from that secret (never from
+        # anything a seat sees); at solo practice, from the chosen seed, so practice can be repeated.
+        if isinstance(table.source, MatchSecret):
+            return make_player(name, table.spec.id, random.Random(table.source.derive(f"player:{seat}:{name}")))
+        return make_player(name, table.spec.id, random.Random(f"{table.source}:{seat}:{name}"))
 
     async def listed(self) -> list[Table]:
         """Public tables still being played, most recently active first."""
@@ -300,8 +308,17 @@ class TableManager:
             options = spec.options(request.preset, request.options)
         except (UnknownGame, RulesError) as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
-        seed = request.seed if request.seed is not None else secrets.randbelow(2**31 - 1)
-        seats_order = spec.new_match(options, seed).seats
+        practice = request.seed is not None
+        if practice and any(choice.kind not in ("me", "bot") for choice in request.seats.values()):
+            # Fair deals: whoever chooses the seed knows every hand, so a seed is for solo practice only.
+            raise TableError(
+                ErrorCode.MALFORMED,
+                "a chosen seed lets whoever chose it know every hand, so it is only for solo practice: "
+                "fill every seat with yourself or computer players (no open seat), or leave the seed out",
+            )
+        secret = None if practice else MatchSecret.new()
+        source: DealSource = secret if secret is not None else request.seed  # type: ignore[assignment]
+        seats_order = spec.new_match(options, source).seats
         if set(request.seats) != set(seats_order):
             raise TableError(
                 ErrorCode.MALFORMED,
@@ -331,7 +348,9 @@ class TableManager:
             game=spec.id,
             preset=request.preset or spec.default_preset,
             options=options_to_dict(options),
-            seed=seed,
+            seed=request.seed if practice else None,
+            secret=secret.hex() if secret is not None else None,
+            practice=practice,
             hints=request.hints,
             bot_delay_ms=self.config.bot_delay_ms if request.bot_delay_ms is None else request.bot_delay_ms,
             public=request.public,
@@ -346,7 +365,7 @@ class TableManager:
             await asyncio.to_thread(self.store.touch_person, request.name)
         table = self._rebuild(stored)
         self.tables[table.id] = table
-        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, seed=seed,
+        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, practice=practice,
                  seats={s.seat: s.bot or s.kind for s in stored_seats})
         self._schedule_bot(table)
         return Seated(table=table.info(), seat=mine[0] if mine else None, token=token if mine else None, invite=table.invite)
@@ -522,7 +541,7 @@ class TableManager:
     async def _count_results(self, table: Table) -> None:
         """Keep each person's statistics: every finished deal, and the match once it is over."""
         people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person}
-        if not people:
+        if not people or table.practice:  # solo practice from a chosen seed does not count
             return
         state = table.state
         number = _deal_number(state)
@@ -649,6 +668,15 @@ class TableManager:
             raise
         except Exception:  # noqa: BLE001 -- logged; a failing computer player must not kill the server
             log.exception("bot.failed", table=table.id)
+
+
+def _deal_source(stored: StoredTable) -> DealSource:
+    """A stored table's deals come from its secret, or (solo practice) its chosen seed."""
+    if stored.secret is not None:
+        return MatchSecret.from_hex(stored.secret)
+    if stored.seed is None:
+        raise RulesError(f"table {stored.id} has neither a secret nor a seed to deal from")
+    return stored.seed
 
 
 def _deal_number(state: GameState) -> int | None:

@@ -122,21 +122,30 @@ class Solver:
             raise SolverNodeLimit.after(nodes, max_nodes)
         return int(value)
 
-    def score_cards(self, position: Position, *, max_nodes: int | None = None) -> dict[Card, int]:
+    def score_cards(
+        self, position: Position, *, max_nodes: int | None = None, value: int | None = None
+    ) -> dict[Card, int]:
         """Every legal card of the seat to play, mapped to the tricks it leads to for that
         seat's side (partnerships) or that seat alone (paranoid forms).  ``max_nodes`` as
-        for :meth:`value`."""
-        scores, nodes = self._scores(position, _limit(max_nodes))
+        for :meth:`value`.  ``value``, the position's value for the same side when it is
+        already known (a review going through a deal knows it from the card before), bounds
+        each card's search; it must be exact."""
+        if value is not None and not 0 <= value <= position.tricks_left:
+            raise SolverInputError(f"value must be between 0 and the {position.tricks_left} tricks left, not {value!r}")
+        scores, nodes = self._scores(position, _limit(max_nodes), value)
         if scores is None:
             raise SolverNodeLimit.after(nodes, max_nodes)
         return scores
 
-    def _scores(self, position: Position, limit: int) -> tuple[dict[Card, int] | None, int]:
+    def _scores(self, position: Position, limit: int, value: int | None = None) -> tuple[dict[Card, int] | None, int]:
         """The card scores and the nodes searched; ``None`` for the scores past the core's ``limit``."""
         g = position.gdef
         mover = position.to_play
         counted = "NS" if position.form == "partners" else mover
-        pairs, nodes = self._core.score(*position.core_args(), position.maxmask(counted), -1, limit)
+        known = -1 if value is None else value
+        if value is not None and position.form == "partners" and position.side_of(mover) != "NS":
+            known = position.tricks_left - value  # the core counts NS
+        pairs, nodes = self._core.score(*position.core_args(), position.maxmask(counted), known, limit)
         if pairs is None:
             return None, int(nodes)
         if position.form == "partners":

@@ -26,6 +26,12 @@ SIDES: tuple[str, ...] = ("NS", "EW")
 TRICKS_PER_DEAL = 9
 """Thirty-six cards, four hands of nine: nine tricks."""
 
+MAX_TARGET = 500
+"""The highest match target: ten times the standard fifty points, so a match always ends."""
+
+MAX_TRICK_POINTS = 10
+"""The most points an over- or undertrick may be worth."""
+
 NoBid = Literal["redeal", "dealer"]
 FirstLeader = Literal["left-of-declarer", "declarer", "left-of-dealer"]
 FirstBidder = Literal["left-of-dealer", "dealer"]
@@ -119,7 +125,7 @@ class ElyigitOptions:
     fell short of it (the tricks not played counted as the declarers')."""
 
     target: int = 50
-    """The match ends after the deal in which a side reaches this many points."""
+    """The match ends after the deal in which a side reaches this many points (1 to 500)."""
 
     first_dealer: str | None = None
     """Seat that deals first; ``None`` draws it at random from the match seed."""
@@ -142,10 +148,13 @@ class ElyigitOptions:
             )
         if not 1 <= self.min_tricks <= TRICKS_PER_DEAL:
             raise OptionsError(f"min_tricks must be between 1 and {TRICKS_PER_DEAL}, not {self.min_tricks}")
-        if self.overtrick_points < 0 or self.undertrick_points < 0:
-            raise OptionsError("overtrick_points and undertrick_points cannot be negative")
-        if self.target < 1:
-            raise OptionsError("target must be at least 1 point")
+        for name in ("overtrick_points", "undertrick_points"):
+            if not 0 <= getattr(self, name) <= MAX_TRICK_POINTS:
+                raise OptionsError(
+                    f"{name} must be from 0 to {MAX_TRICK_POINTS} points (it cannot be negative), not {getattr(self, name)}"
+                )
+        if not 1 <= self.target <= MAX_TARGET:
+            raise OptionsError(f"target must be from 1 to {MAX_TARGET} points, not {self.target}")
         if self.first_dealer is not None:
             seat = str(self.first_dealer).upper()
             if seat not in SEATS:

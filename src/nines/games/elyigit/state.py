@@ -7,12 +7,13 @@ name them.  The play rule itself lives in :mod:`.play_rules`, the auction in
 
 from __future__ import annotations
 
-import random
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ...cards import SUITS, Card, NotationError, ace_low, deck_36, format_cards, parse_deal, shuffled, sort_hand
+from ...randomness import DealSource
 from ..contract import RECORD_FORMAT, Action, GameState, OptionsError, options_to_dict
 from ..tricks import Play, Trick, TrickView, trump_code
 from .actions import Bid, NameTrump, Pass, parse_elyigit_action
@@ -104,7 +105,7 @@ class ElyigitState(GameState):
     deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(
-        self, options: ElyigitOptions | None = None, seed: int = 0, *, preset_deal: PresetDeal | None = None
+        self, options: ElyigitOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None
     ) -> None:
         super().__init__(options or ElyigitOptions(), seed)
         self._rules = self.options.play_rules
@@ -148,8 +149,7 @@ class ElyigitState(GameState):
         """An independent copy; a finished deal never changes, so clones share it."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
+        twin.rng = copy.copy(self.rng)  # the same stream, whether from a seed or a secret
         twin.log = list(self.log)
         twin.scores = dict(self.scores)
         twin.deals = [deal if deal.phase == "done" else deal.copy() for deal in self.deals]
@@ -431,7 +431,7 @@ class ElyigitState(GameState):
             "format": RECORD_FORMAT,
             "game": self.game_id,
             "options": options_to_dict(self.options),
-            "seed": self.seed,
+            **self.source_record(),
             "seats": list(SEATS),
             "sides": list(SIDES),
             "players": dict(players or {}),

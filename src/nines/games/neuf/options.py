@@ -19,6 +19,12 @@ STANDARD_CYCLE = ("H", "D", "C", "S", "NT")
 SEATS_THREE = ("S", "W", "E")
 SEATS_FOUR = ("N", "E", "S", "W")
 
+MAX_CYCLE = 20
+"""The longest trump cycle: four times the standard five entries."""
+
+MAX_START_SCORE = 99
+"""The highest start score: eleven times the standard nine points, so a match always ends."""
+
 
 @dataclass(frozen=True)
 class NeufOptions:
@@ -30,14 +36,14 @@ class NeufOptions:
     players each for themselves, no spare."""
 
     trump_cycle: tuple[str, ...] = STANDARD_CYCLE
-    """Trump of each deal in turn, repeating: suit letters and ``NT`` for no trumps."""
+    """Trump of each deal in turn, repeating: suit letters and ``NT`` for no trumps (1 to 20 entries)."""
 
     quota: int | None = None
     """Tricks each player (or partnership) must take; ``None`` is the form's own quota:
     4 for three players, 6 for a partnership, 3 for four individual players."""
 
     start_score: int = 9
-    """Points each player (or partnership) starts the match with."""
+    """Points each player (or partnership) starts the match with (1 to 99)."""
 
     exchange: bool | None = None
     """Whether the exchange with the spare hand is played; ``None`` means yes for the
@@ -59,6 +65,11 @@ class NeufOptions:
             raise OptionsError(f"form must be three, partners or individual, not {self.form!r}")
         if not self.trump_cycle:
             raise OptionsError("trump_cycle needs at least one entry (suit letters or NT)")
+        if len(self.trump_cycle) > MAX_CYCLE:
+            raise OptionsError(
+                f"trump_cycle has {len(self.trump_cycle)} entries; at most {MAX_CYCLE} are allowed "
+                "(the cycle repeats, so a short one is enough)"
+            )
         cycle = []
         for entry in self.trump_cycle:
             try:
@@ -72,8 +83,8 @@ class NeufOptions:
             raise OptionsError("only the three-player game has a spare hand to exchange with")
         if self.dealer_exchanges_first and not self.has_exchange:
             raise OptionsError("dealer_exchanges_first needs the exchange (three-player game)")
-        if self.start_score < 1:
-            raise OptionsError("start_score must be at least 1")
+        if not 1 <= self.start_score <= MAX_START_SCORE:
+            raise OptionsError(f"start_score must be from 1 to {MAX_START_SCORE} points, not {self.start_score}")
         if self.quota is not None and self.quota < 0:
             raise OptionsError("quota cannot be negative")
         # 13 tricks against the quotas: the scores together must fall every deal,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...cards import Card, Suit, ace_high, deck_52, format_cards, shuffled, sort_hand
+from ...randomness import DealSource
 from ..contract import RECORD_FORMAT, Action, GameState, options_to_dict
 from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
 from .actions import Exchange, Keep, parse_neuf_action
@@ -62,7 +63,7 @@ class NeufState(GameState):
     options: NeufOptions
     deals: list[Deal]  # the deals of the match so far, the last one in progress
 
-    def __init__(self, options: NeufOptions | None = None, seed: int = 0, *, preset_deal: PresetDeal | None = None) -> None:
+    def __init__(self, options: NeufOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None) -> None:
         super().__init__(options or NeufOptions(), seed)
         opts = self.options
         self.scores: dict[str, int] = dict.fromkeys(opts.sides, opts.start_score)
@@ -385,7 +386,7 @@ class NeufState(GameState):
             "format": RECORD_FORMAT,
             "game": self.game_id,
             "options": options_to_dict(self.options),
-            "seed": self.seed,
+            **self.source_record(),
             "seats": list(self.seats),
             "sides": list(self.options.sides),
             "players": dict(players or {}),

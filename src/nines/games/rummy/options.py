@@ -21,6 +21,18 @@ MAX_PLAYERS = 8
 ONE_DECK_MAX_PLAYERS = 4
 """Seed 002: one deck for 2 to 4 players, two decks for 5 to 8."""
 
+MAX_HANDS = 40
+"""The most hands in a session: five rounds of the largest table."""
+
+MAX_RESHUFFLES = 10
+"""The most times the stock may be rebuilt in one hand (when a number is given)."""
+
+MAX_TURNS = 300
+"""The most turns per player in one hand (when a number is given)."""
+
+MAX_PENALTY = 1000
+"""The largest penalty a card or an unopened hand may cost."""
+
 
 @dataclass(frozen=True)
 class RummyOptions:
@@ -35,17 +47,17 @@ class RummyOptions:
 
     hands: int | None = None
     """Hands in the session (the group decides when the session ends); ``None`` plays one
-    hand per player, so that every player starts once."""
+    hand per player, so that every player starts once.  At most 40."""
 
     reshuffles: int | None = 2
     """How many times in one hand the stock may be rebuilt from the discard pile; the next
     time the stock runs out the hand ends and every hand is scored as it stands.
-    ``None``: no limit (a hand may then go on for ever)."""
+    0 to 10; ``None``: no limit (a hand may then go on for ever)."""
 
     turns_per_player: int | None = 60
     """A hand ends, scored as it stands, once every player has had this many turns.  The
     stock cap alone cannot end a hand in which players keep taking the top discard and
-    throwing it back (the stock then never runs out).  ``None``: no limit."""
+    throwing it back (the stock then never runs out).  2 to 300; ``None``: no limit."""
 
     ace_points: int = 15
     """Penalty for an ace left in hand (it serves both ends of a run)."""
@@ -78,20 +90,22 @@ class RummyOptions:
                 f"{self.players} players need {self.players * HAND_SIZE} cards dealt plus the indicator, "
                 f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)"
             )
-        if self.hands is not None and self.hands < 1:
-            raise OptionsError(f"a session has at least one hand, not {self.hands}")
-        if self.reshuffles is not None and self.reshuffles < 0:
-            raise OptionsError(f"reshuffles cannot be negative ({self.reshuffles}); none means no limit")
-        if self.turns_per_player is not None and self.turns_per_player < 2:
+        if self.hands is not None and not 1 <= self.hands <= MAX_HANDS:
+            raise OptionsError(f"a session has at least one hand and at most {MAX_HANDS}, not {self.hands}")
+        if self.reshuffles is not None and not 0 <= self.reshuffles <= MAX_RESHUFFLES:
+            raise OptionsError(f"reshuffles must be from 0 to {MAX_RESHUFFLES}, not {self.reshuffles}; none means no limit")
+        if self.turns_per_player is not None and not 2 <= self.turns_per_player <= MAX_TURNS:
             raise OptionsError(
-                f"turns_per_player must be at least 2 (everyone's first turn is draw and discard only), "
+                f"turns_per_player must be from 2 (everyone's first turn is draw and discard only) to {MAX_TURNS}, "
                 f"not {self.turns_per_player}; none means no limit"
             )
         for name in ("ace_points", "court_points", "wild_points"):
-            if getattr(self, name) < 0:
-                raise OptionsError(f"{name} is a penalty and cannot be negative")
-        if self.unopened_penalty is not None and self.unopened_penalty < 0:
-            raise OptionsError("unopened_penalty is a penalty and cannot be negative")
+            if not 0 <= getattr(self, name) <= MAX_PENALTY:
+                raise OptionsError(f"{name} is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {getattr(self, name)}")
+        if self.unopened_penalty is not None and not 0 <= self.unopened_penalty <= MAX_PENALTY:
+            raise OptionsError(
+                f"unopened_penalty is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {self.unopened_penalty}"
+            )
         if self.first_starter is not None and self.first_starter not in self.seats:
             raise OptionsError(f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}")
 

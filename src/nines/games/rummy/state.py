@@ -7,13 +7,14 @@ the set-up in :mod:`.deal`, the scores in :mod:`.scoring`.
 
 from __future__ import annotations
 
-import random
+import copy
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...cards import SUITS, Card, parse_card
+from ...randomness import DealSource
 from ..contract import (
     RECORD_FORMAT,
     Action,
@@ -147,7 +148,7 @@ class RummyState(GameState):
     options: RummyOptions
     deals: list[Deal]  # the deals of the match so far, the last one in progress
 
-    def __init__(self, options: RummyOptions | None = None, seed: int = 0, *, preset: PresetHand | None = None) -> None:
+    def __init__(self, options: RummyOptions | None = None, seed: DealSource = 0, *, preset: PresetHand | None = None) -> None:
         super().__init__(options or RummyOptions(), seed)
         opts = self.options
         self._seats = opts.seats
@@ -165,8 +166,7 @@ class RummyState(GameState):
         """An independent copy; a closed hand never changes, so clones share it."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
+        twin.rng = copy.copy(self.rng)  # the same stream, whether from a seed or a secret
         twin.log = list(self.log)
         twin.totals = dict(self.totals)
         twin.deals = [deal if deal.phase == "done" else deal.copy() for deal in self.deals]
@@ -724,7 +724,7 @@ class RummyState(GameState):
             "format": RECORD_FORMAT,
             "game": self.game_id,
             "options": options_to_dict(self.options),
-            "seed": self.seed,
+            **self.source_record(),
             "seats": list(self.seats),
             "players": dict(players or {}),
             "deals": [self._deal_record(d) for d in self.deals],
