@@ -8,6 +8,7 @@ cluster runs as the ``postgres`` user (``runuser``), in a folder it owns.  ``mak
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -101,10 +102,8 @@ class PostgresCluster:
         return self.url(name)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop()
-        except subprocess.CalledProcessError:
-            pass  # already stopped
         shutil.rmtree(self.root, ignore_errors=True)
 
 
