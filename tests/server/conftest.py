@@ -12,11 +12,11 @@ import pytest
 
 # Starlette prefers the httpx2 fork but works with httpx, the dependency the project lists.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`", category=Warning)
-from starlette.testclient import TestClient  # noqa: E402 -- after the warning filter above
+from starlette.testclient import TestClient  # noqa: E402
 
-from nines.server import ServerConfig, create_app  # noqa: E402 -- after the warning filter above
+from nines.server import ServerConfig, create_app  # noqa: E402
 
-from ..services import PostgresCluster, RedisServer, postgres_bindir  # noqa: E402 -- after the warning filter above
+from ..services import PostgresCluster, RedisServer, postgres_bindir  # noqa: E402
 
 DATABASES = ("sqlite", "postgresql")
 

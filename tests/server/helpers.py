@@ -10,6 +10,8 @@ from typing import Any, Self
 
 from starlette.testclient import TestClient
 
+from nines.server import delta
+
 
 def create_table(client: TestClient, game: str, seats: dict[str, Any], **extra: Any) -> dict[str, Any]:
     body = {"game": game, "seats": seats, **extra}
@@ -53,6 +55,8 @@ class Socket:
             hello.update(seat=seat, token=token)
         self.ws.send_text(json.dumps(hello))
         self.state: dict[str, Any] | None = None
+        self.raw = ""  # the last message as it came
+        self.patch_sizes: list[int] = []  # bytes of every patch received
         self._moved_at = -1  # the seq of the last state this socket acted on
 
     def close(self) -> None:
@@ -70,7 +74,12 @@ class Socket:
         self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
 
     def receive(self) -> dict[str, Any]:
-        message = json.loads(self.ws.receive_text())
+        """The next message; a ``patch`` is applied to the last state and returned as the whole new state."""
+        self.raw = self.ws.receive_text()
+        message = json.loads(self.raw)
+        if message["type"] == "patch":
+            self.patch_sizes.append(len(self.raw))
+            message = follow_patch(self.state, message)
         if message["type"] == "state":
             self.state = message
         return message
@@ -96,6 +105,13 @@ class Socket:
         if self.state is not None and ready(self.state):
             return self.state
         return self.receive_until(ready)
+
+
+def follow_patch(state: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, Any]:
+    """The state a patch makes of the state it starts from (as the browser's delta.js does)."""
+    assert state is not None and patch["base"] == state["rev"], f"a patch from rev {patch['base']} to a socket at {state and state['rev']}"
+    body = delta.apply({k: v for k, v in state.items() if k not in ("type", "rev")}, patch["changes"])
+    return {"type": "state", **body, "rev": patch["rev"]}
 
 
 def pick(state: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from ..services import PostgresCluster, RedisServer, ServerProcess, postgres_bindir
-from .helpers import pick
+from .helpers import follow_patch, pick
 
 
 class Client:
@@ -29,7 +29,8 @@ class Client:
         if seat is not None:
             hello.update(seat=seat, token=token)
         self.ws.send(json.dumps(hello))
-        self.state: dict[str, Any] = self.until(lambda m: m["type"] == "state")
+        self.state: dict[str, Any] = {"seq": -1, "rev": None}
+        self.state = self.until(lambda m: m["type"] == "state")
 
     def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -41,6 +42,8 @@ class Client:
                 message = json.loads(self.ws.recv(timeout=left))
             except TimeoutError:
                 continue
+            if message["type"] == "patch":
+                message = follow_patch(self.state, message)
             if message["type"] == "state":
                 self.state = message
             if predicate(message):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Player
+from .base import Player, UnknownPlayer
 
 
 def ismcts(game_id: str, rng: random.Random) -> Player:
@@ -26,7 +26,7 @@ def ismcts(game_id: str, rng: random.Random) -> Player:
         from .ismcts_rummy import RummyIsmcts
 
         return RummyIsmcts(rng)
-    raise ValueError(f"no ismcts player for {game_id}")
+    raise UnknownPlayer(f"no ismcts player for {game_id}")
 
 
 def expert(game_id: str, rng: random.Random) -> Player:
@@ -43,4 +43,4 @@ def expert(game_id: str, rng: random.Random) -> Player:
         from .expert_rummy import RummyExpert
 
         return RummyExpert(rng)
-    raise ValueError(f"no expert player for {game_id}")
+    raise UnknownPlayer(f"no expert player for {game_id}")

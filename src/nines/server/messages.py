@@ -4,7 +4,8 @@ Every message a client sends names its ``type``; those that touch the game carry
 ``seq``, the table's sequence number the sender last saw (the number of actions taken
 so far), so that a stale or repeated message is refused instead of acting twice.
 
-Server to client: ``state`` after every change (the receiver's own view only),
+Server to client: ``state`` (the receiver's own view only) when a socket opens or asks
+(``resync``), then ``patch`` after every change (what changed, :mod:`nines.server.delta`),
 ``ack`` for an accepted action, ``hint``, and ``error`` with a typed ``code``.
 """
 
@@ -13,9 +14,13 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"
+from .limits import check_name
+
+NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"  # kept for older callers; names are checked by PersonName
+PersonName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(check_name)]
+"""A name others see: no control or reordering characters, something visible (:func:`~nines.server.limits.check_name`)."""
 SEAT_PATTERN = r"^[A-Za-z0-9]{1,4}$"
 
 
@@ -57,7 +62,13 @@ class SetPace(Strict):
     delay_ms: int = Field(ge=0, le=5000)
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetPace, Field(discriminator="type")]
+class Resync(Strict):
+    """Ask for the whole state again (a ``patch`` arrived whose ``base`` is not the state the client holds)."""
+
+    type: Literal["resync"]
+
+
+ClientMessage = Annotated[Hello | Act | AskHint | SetPace | Resync, Field(discriminator="type")]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 
 
@@ -78,6 +89,7 @@ class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() an
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # e.g. the seat was taken by someone else
     UNAVAILABLE = "unavailable"  # the database cannot be reached just now: nothing was done, try again
+    LIMIT = "limit"  # a bound on size, count or rate was reached (the message says which): nothing was done
 
 
 class SeatInfo(BaseModel):
@@ -123,6 +135,17 @@ class StateMessage(BaseModel):
     view: dict[str, Any]
     last: LastAction | None = None
     invite: str | None = None  # seated players may share invite links for open seats
+    rev: int = 0  # the table's revision on this socket: a later ``patch`` names it as its ``base``
+
+
+class PatchMessage(BaseModel):
+    """What changed since the state (or patch) of revision ``base``: see :mod:`nines.server.delta`."""
+
+    type: Literal["patch"] = "patch"
+    seq: int
+    rev: int
+    base: int
+    changes: list[list[Any]]
 
 
 class AckMessage(BaseModel):
@@ -161,7 +184,7 @@ class CreateTable(Strict):
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice]
-    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+    name: PersonName | None = None
     hints: bool = True
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
     public: bool = True
@@ -178,7 +201,7 @@ class ResolveOptions(Strict):
 class JoinSeat(Strict):
     seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
     invite: str = Field(min_length=4, max_length=64)
-    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+    name: PersonName | None = None
 
 
 class HttpAct(Strict):
@@ -191,7 +214,7 @@ class HttpAct(Strict):
 
 
 class Person(Strict):
-    name: Annotated[str, Field(pattern=NAME_PATTERN)]
+    name: PersonName
 
 
 class Seated(BaseModel):

@@ -116,6 +116,7 @@ class RedisBroker:
         self._wake = asyncio.Event()
         self.subscribed = False
         self.reconnects = 0
+        self._resync: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler, on_reconnect: ReconnectHook | None = None) -> None:
         await self._redis.ping()
@@ -141,7 +142,6 @@ class RedisBroker:
                     log.info("pubsub.reconnected", reconnects=self.reconnects)
                     if on_reconnect is not None:
                         # events published while we were away are lost: follow every table from the store
-                        # kept: the event loop holds only a weak reference to a task
                         self._resync = asyncio.create_task(self._guarded(on_reconnect), name="nines-redis-resync")
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
@@ -165,7 +165,7 @@ class RedisBroker:
                 delay = min(RETRY_MOST_S, delay * 2)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     @staticmethod
     async def _guarded(hook: ReconnectHook) -> None:

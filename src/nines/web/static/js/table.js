@@ -4,6 +4,7 @@
 // form with the sequence number it last saw.  Each game module (games/<id>.js) draws the felt.
 
 import { api } from "./api.js";
+import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
 import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
@@ -34,10 +35,12 @@ export class TableSocket {
       ws.send(JSON.stringify(hello));
       this.handlers.onOpen();
     };
+    const follower = new StateFollower(); // patches after each move, made whole here
     ws.onmessage = (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      this.handlers.onMessage(message);
+      message = follower.receive(message, () => ws.send(JSON.stringify({ type: "resync" })));
+      if (message) this.handlers.onMessage(message);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws || this.stopped) return;

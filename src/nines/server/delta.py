@@ -1,0 +1,192 @@
+"""What changed between two states a socket is shown, as a short list of changes.
+
+After every move a socket used to receive its whole view again, which grows with the match
+(every trick, every deal's score line).  Now it receives a ``patch``: the changes that turn the
+state it last received into the new one.  A history that grew is sent as the items added to
+its end, so a patch is about as long as what happened, not as long as the match.  A client
+that missed a patch (its ``base`` is not the revision the client holds) asks for the whole
+state again (``resync``).
+
+A change is a short JSON list, ``path`` being the keys and list positions leading to the value:
+
+- ``["s", path, value]``: set the value at ``path`` (a new key, or a replaced value);
+- ``["a", path, items]``: append ``items`` to the list at ``path``;
+- ``["d", path]``: delete the key at ``path``.
+
+``apply(diff(old, new), old) == new`` for any JSON values (the tests check it on random ones);
+``web/static/js/delta.js`` applies the same changes in the browser.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+Path = list[str | int]
+Change = list[Any]
+
+
+def diff(old: Any, new: Any) -> list[Change]:
+    """The changes that turn ``old`` into ``new`` (both plain JSON values)."""
+    changes: list[Change] = []
+    _diff(old, new, [], changes)
+    return changes
+
+
+def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
+    if old is new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        if not _same_order(old, new):
+            changes.append(["s", path, new])  # keys are shown in order (seats, say): keep it exact
+            return
+        changes.extend(["d", [*path, key]] for key in old if key not in new)
+        for key, value in new.items():
+            if key not in old:
+                changes.append(["s", [*path, key], value])
+            else:
+                _diff(old[key], value, [*path, key], changes)
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        common = min(len(old), len(new))
+        if len(new) < len(old):
+            # a list that shrank (a new deal clears the trick): sent whole unless only its tail went
+            changes.append(["s", path, new])
+            return
+        inner: list[Change] = []
+        for index in range(common):
+            _diff(old[index], new[index], [*path, index], inner)
+        if len(inner) > 1 and len(inner) * 2 > common:
+            changes.append(["s", path, new])  # most of it changed: the new list is shorter to say
+            return
+        changes.extend(inner)
+        if len(new) > common:
+            changes.append(["a", path, new[common:]])
+        return
+    if type(old) is not type(new) or old != new:
+        changes.append(["s", path, new])
+
+
+def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether setting new keys at the end and deleting gone ones gives ``new``'s order of keys."""
+    kept = [key for key in old if key in new]
+    return list(new)[: len(kept)] == kept
+
+
+def apply(document: Any, changes: list[Change]) -> Any:
+    """A copy of ``document`` with the changes made (the document itself is left as it was)."""
+    root = [copy.deepcopy(document)]  # a holder, so that a change at the top is like any other
+    for change in changes:
+        op, path = change[0], [0, *change[1]]
+        parent = root
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        if op == "s":
+            parent[last] = copy.deepcopy(change[2])
+        elif op == "a":
+            parent[last].extend(copy.deepcopy(change[2]))
+        elif op == "d":
+            del parent[last]
+        else:
+            raise ValueError(f"unknown change {op!r}")
+    return root[0]
+
+
+class Socket(Protocol):
+    seat: str | None
+
+    def send_text(self, text: str) -> None: ...
+
+
+class Shown:
+    """What each socket of one table was last shown, so that the next change reaches it as a patch.
+
+    Each change gets a revision number.  Every distinct body (one per seat, one for spectators)
+    is built, compared and serialized once per change, and the same text is queued to every
+    socket that shows it.  A socket whose last revision is not the one the patch starts from
+    (it opened, or asked again, in between) gets the whole state instead.
+    """
+
+    def __init__(self) -> None:
+        self.rev = 0
+        self._bodies: dict[str | None, tuple[int, dict[str, Any]]] = {}  # per seat: last revision sent, body
+        self._delivered: dict[int, int] = {}  # id(socket) -> revision it holds
+
+    def change(self, sockets: Iterable[Socket], body_for: Callable[[str | None], dict[str, Any]]) -> None:
+        """Queue every socket what changed (call under the table's lock, after the change)."""
+        sockets = list(sockets)
+        if not sockets:
+            return
+        self.rev += 1
+        plans: dict[str | None, _Plan] = {}
+        for socket in sockets:
+            plan = plans.get(socket.seat)
+            if plan is None:
+                plan = plans[socket.seat] = self._plan(socket.seat, _body(body_for(socket.seat)))
+            held = self._delivered.get(id(socket))
+            if held == plan.rev:
+                continue  # nothing changed in this view
+            if held == plan.base and plan.patch is not None:
+                socket.send_text(plan.patch)
+            else:
+                socket.send_text(plan.whole())
+            self._delivered[id(socket)] = plan.rev
+        for seat, plan in plans.items():
+            self._bodies[seat] = (plan.rev, plan.body)
+
+    def _plan(self, seat: str | None, body: dict[str, Any]) -> _Plan:
+        before = self._bodies.get(seat)
+        if before is None:
+            return _Plan(self.rev, None, body, None)
+        base, old = before
+        changes = diff(old, body)
+        if not changes:
+            return _Plan(base, base, old, None)  # the same view: it keeps its revision
+        patch = {"type": "patch", "seq": body["seq"], "rev": self.rev, "base": base, "changes": changes}
+        return _Plan(self.rev, base, body, json.dumps(patch, separators=(",", ":")))
+
+    def whole(self, socket: Socket, body: dict[str, Any]) -> None:
+        """Queue one socket the whole state (it opened, or asked for it again)."""
+        body = _body(body)
+        before = self._bodies.get(socket.seat)
+        if before is not None and before[1] == body:
+            rev = before[0]  # it holds what the others hold: the next patch suits it too
+        else:
+            self.rev += 1
+            rev = self.rev
+            self._bodies[socket.seat] = (rev, body)
+            # the others of this seat hold an older body: their next message is a whole state
+        socket.send_text(_full(body, rev))
+        self._delivered[id(socket)] = rev
+
+    def forget(self, socket: Socket) -> None:
+        self._delivered.pop(id(socket), None)
+
+
+class _Plan:
+    """What one view's sockets are sent for one change: a patch from ``base``, or the whole body."""
+
+    __slots__ = ("_whole", "base", "body", "patch", "rev")
+
+    def __init__(self, rev: int, base: int | None, body: dict[str, Any], patch: str | None) -> None:
+        self.rev = rev
+        self.base = base
+        self.body = body
+        self.patch = patch
+        self._whole: str | None = None
+
+    def whole(self) -> str:
+        if self._whole is None:
+            self._whole = _full(self.body, self.rev)
+        return self._whole
+
+
+def _body(message: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in message.items() if key not in ("type", "rev")}
+
+
+def _full(body: dict[str, Any], rev: int) -> str:
+    return json.dumps({"type": "state", **body, "rev": rev}, separators=(",", ":"))

@@ -1,0 +1,65 @@
+"""After each move a socket receives what changed, not the whole match: the patches are exact, stay
+small however long the match, and a client that missed one asks for the whole state again."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from nines.server import delta
+
+from .helpers import Socket, create_table, me_and_bots, pick
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["9H", "TS", "play", ""]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["a", "b", "view", "log"]), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@given(JSON, JSON)
+def test_applying_the_changes_gives_the_new_value_and_leaves_the_old_one(old: Any, new: Any) -> None:
+    before = json.dumps(old)
+    changes = delta.diff(old, new)
+    # as sent over the socket; the keys in the same order too (seats are shown in order)
+    assert json.dumps(delta.apply(old, json.loads(json.dumps(changes)))) == json.dumps(new)
+    assert json.dumps(old) == before
+
+
+def test_a_history_that_grows_is_sent_as_what_was_added() -> None:
+    old = {"tricks": [["9H", "TS", "AC"]] * 40, "to_act": "S", "scores": {"S": 9}}
+    new = {"tricks": [*old["tricks"], ["2C", "3C", "4C"]], "to_act": "W", "scores": {"S": 8}}
+    assert delta.diff(old, new) == [["a", ["tricks"], [["2C", "3C", "4C"]]], ["s", ["to_act"], "W"], ["s", ["scores", "S"], 8]]
+
+
+def test_patches_stay_small_as_a_match_grows_and_rebuild_the_exact_state(client: TestClient) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann")
+    table_id, token = seated["table"]["id"], seated["token"]
+    with Socket(client, table_id, "S", token) as sock, Socket(client, table_id) as watcher:
+        sock.receive_until(lambda m: m["type"] == "state")
+        assert json.loads(sock.raw)["type"] == "state"  # the whole state when a socket opens
+        while len(sock.patch_sizes) < 150:
+            state = sock.my_turn()
+            if state["table"]["status"] == "over":
+                break
+            sock.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+        built = sock.my_turn()  # nobody else moves now: the table waits for S
+        # what the patches built is exactly what the server sends whole
+        sock.send({"type": "resync"})
+        whole = sock.receive_until(lambda m: m["type"] == "state")
+        assert json.loads(sock.raw)["type"] == "state"
+        assert {k: v for k, v in whole.items() if k != "rev"} == {k: v for k, v in built.items() if k != "rev"}
+        assert whole["view"] == client.get(f"/api/tables/{table_id}/state",
+                                            headers={"X-Nines-Seat": "S", "X-Nines-Token": token}).json()["view"]
+        seen = watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] == whole["seq"])
+        assert seen["view"] == client.get(f"/api/tables/{table_id}/state").json()["view"]
+    sizes = sock.patch_sizes
+    assert len(sizes) >= 100, "too few patches to compare the start and the end of the match"
+    early, late = statistics.median(sizes[:20]), statistics.median(sizes[-20:])
+    assert late < 1.5 * early + 200, f"patches grew with the match: median {early} bytes early, {late} late"
+    assert max(sizes[-20:]) < len(json.dumps(whole)) / 2, "a patch is not much smaller than the whole state"
