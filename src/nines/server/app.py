@@ -393,18 +393,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                text = frame.get("text")
-                if text is None:  # a binary frame: the protocol is JSON text
+                data = frame.get("text")
+                if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
                     continue
-                if len(text) > limits.frame_bytes:
+                if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
                     continue
                 if (too_fast := rates.message(socket_key)) is not None:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
-                await _dispatch(manager, table, conn, text)
+                await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:
             pass
         finally:

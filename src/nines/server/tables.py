@@ -23,14 +23,13 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..bots import Player, make_player
+from ..bots import Player, make_player, players_for
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .delta import Shown
-from .describe import players_for
 from .limits import HintDesk, valid_table_id
 from .logs import log
 from .messages import (
