@@ -18,28 +18,13 @@ def _require_over(table: Table) -> None:
 
 
 def players_of(table: Table) -> dict[str, str]:
-    return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in table.seats.values()}
+    return table.players()
 
 
 def match_record(table: Table) -> dict[str, Any]:
     """The ``nines-record/1`` of a finished match, with who played each seat."""
     _require_over(table)
-    record = table.state.record(players=players_of(table))  # type: ignore[call-arg]
-    record["table"] = table.id
-    mark_stand_ins(record, table.stand_ins)
-    return record
-
-
-def mark_stand_ins(record: dict[str, Any], stand_ins: dict[int, str]) -> None:
-    """Mark each action a stand-in decided for a person (``"stand_in": true``); seq n is the n-th action."""
-    if not stand_ins:
-        return
-    seq = 0
-    for deal in record.get("deals", []):
-        for action in deal.get("actions", []):
-            seq += 1
-            if seq in stand_ins:
-                action["stand_in"] = True
+    return table.final_record()
 
 
 def _frame(state: Any, seat: str | None = None, action: Any = None) -> dict[str, Any]:

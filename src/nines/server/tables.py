@@ -18,20 +18,20 @@ import random
 import secrets
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..bots import Player, make_player
+from ..bots import Player, make_player, players_for
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .delta import Shown
-from .describe import players_for
 from .driver import TableDriver
 from .limits import HintDesk, valid_table_id
 from .logs import log
@@ -64,6 +64,8 @@ from .store import (
 )
 
 DEFAULT_STAND_IN = "basic"
+FINISHED_KEPT = 64
+"""Finished tables kept rebuilt after a request (each GET of one once replayed its whole log)."""
 
 
 class TableError(Exception):
@@ -235,6 +237,18 @@ class Table:
         answers = {s: self.again_answers.get(s, "asked") for s in self.people_seats()}
         return AgainInfo(table=self.next_table, answers=answers)  # type: ignore[arg-type]
 
+    def players(self) -> dict[str, str]:
+        """Who played each seat, as the record names them."""
+        return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in self.seats.values()}
+
+    def final_record(self) -> dict[str, Any]:
+        """The ``nines-record/1`` of the finished match (with its secret), with who played and the table's id."""
+        assert self.state.is_over, "only a finished match's record is shown: until then it holds every hand"
+        record = self.state.record(players=self.players())  # type: ignore[call-arg]
+        record["table"] = self.id
+        mark_stand_ins(record, self.stand_ins)
+        return record
+
     def info(self) -> TableInfo:
         connected = self.connected_seats()
         now = time.monotonic()
@@ -303,6 +317,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.hint_desk = HintDesk(config.limits.hint_cache)
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self.closing = False
         self._declined: dict[str, dict[str, str]] = {}  # finished table -> seats that declined to play again
@@ -389,12 +404,13 @@ class TableManager:
         actions if anyone asks again, and its statistics are stored only once."""
         if table.state.is_over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._keep_finished(table)  # among the few finished tables kept for the next requests
             log.info("table.forgotten", table=table.id)
 
     # -- finding and rebuilding tables ----------------------------------------------
 
     async def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) or self._finished_table(table_id)
         if table is not None:
             return table
         if not valid_table_id(table_id):  # never looked up: no lock, no query (a NUL once failed on PostgreSQL)
@@ -404,18 +420,20 @@ class TableManager:
         self._loading[table_id] = (lock, waiting + 1)
         try:
             async with lock:
-                table = self.tables.get(table_id)
+                table = self.tables.get(table_id) or self._finished_table(table_id)
                 if table is not None:
                     return table
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
                 if stored is None:
                     raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
                 table = self._rebuild(stored)
-                if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
+                if not table.state.is_over:
                     self.tables[table_id] = table
+                else:  # a finished table is kept a while among the recently asked for, not for ever
+                    self._keep_finished(table)
                 if table.state.is_over and stored.status != "over":
                     # the process stopped between storing the last move and marking the match over
-                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners), table.final_record())
                 if table.next_table is not None:
                     await self._again_answers(table)
         finally:
@@ -427,6 +445,18 @@ class TableManager:
         await self._count_results(table)
         self.ensure_driver(table)
         return table
+
+    def _finished_table(self, table_id: str) -> Table | None:
+        """A finished table asked for lately: served again without replaying its whole log."""
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+        return table
+
+    def _keep_finished(self, table: Table) -> None:
+        self._finished[table.id] = table
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
 
     def _rebuild(self, stored: StoredTable) -> Table:
         """Event sourcing: a fresh match from options and seed, then every stored action replayed."""
@@ -883,7 +913,7 @@ class TableManager:
         table.turn_changed()
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
         if state.is_over:
-            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
+            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
         for listener in self.action_listeners:
@@ -1054,6 +1084,18 @@ def _taken_message(table: Table, seat: str) -> str:
     others = _open_seats(table)
     more = f", or take another open seat: {others}" if others else ""
     return f"seat {seat} has already been taken; you can watch the table{more}"
+
+
+def mark_stand_ins(record: dict[str, Any], stand_ins: dict[int, str]) -> None:
+    """Mark each action a stand-in decided for a person (``"stand_in": true``); seq n is the n-th action."""
+    if not stand_ins:
+        return
+    seq = 0
+    for deal in record.get("deals", []):
+        for action in deal.get("actions", []):
+            seq += 1
+            if seq in stand_ins:
+                action["stand_in"] = True
 
 
 def _deal_starts(record: dict[str, Any]) -> dict[int, int]:
