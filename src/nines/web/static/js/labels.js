@@ -32,6 +32,7 @@ const PRESETS = {
   "capped": ["Capped hands (tournaments)", "Mains plafonnées (tournois)"],
   "one-hand-each": ["One hand per player", "Une main par joueur"],
   "natural-monkeys": ["Monkeys with a natural card", "Singes avec une carte naturelle"],
+  "fixed-wilds": ["Wilds placed by rule", "Jokers placés par la règle"],
 };
 
 const OPTIONS = {
@@ -62,6 +63,7 @@ const OPTIONS = {
   decks: ["Decks", "Jeux de cartes"],
   hands: ["Hands in the session", "Mains dans la séance"],
   natural_in_monkey: ["A monkey holds a natural card", "Un singe contient une carte naturelle"],
+  wild_places: ["Who places the wilds", "Qui place les jokers"],
   reshuffles: ["Stock rebuilds per hand", "Reconstitutions du talon par main"],
   ace_points: ["Ace left in hand", "As resté en main"],
   court_points: ["Court card left in hand", "Figure restée en main"],
