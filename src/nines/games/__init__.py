@@ -39,8 +39,9 @@ class GameSpec:
         """Options from a named preset (default: the standard game) with overrides applied."""
         name = preset or self.default_preset
         if name not in self.presets:
-            raise OptionsError(
-                f"unknown preset {name!r} for {self.id}; the presets are: {', '.join(self.presets)}"
+            raise OptionsError.of(
+                "options.preset", f"unknown preset {name!r} for {self.id}; the presets are: {', '.join(self.presets)}",
+                name=name, allowed=", ".join(self.presets),
             )
         return options_from_mapping(self.options_type, dict(overrides or {}), base=self.presets[name])
 

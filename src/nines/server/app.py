@@ -70,7 +70,7 @@ HEALTH_TIMEOUT_S = 2
 
 
 def error_response(error: TableError) -> JSONResponse:
-    body = ErrorMessage(code=error.code, message=error.message).model_dump(mode="json")
+    body = ErrorMessage(code=error.code, message=error.message, key=error.key, params=error.params).model_dump(mode="json")
     return JSONResponse(body, status_code=HTTP_STATUS[error.code])
 
 
@@ -257,8 +257,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             spec = get_game(game_id)
             options = spec.options(body.preset, body.options)
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
         seats = spec.new_match(options, 0).seats
         return {"options": options_to_dict(options), "seats": list(seats)}
 
@@ -377,10 +379,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except (TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
             if isinstance(error, WebSocketDisconnect):
                 return
-            code = error.code if isinstance(error, TableError) else ErrorCode.MALFORMED
-            text = error.message if isinstance(error, TableError) else "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}"
+            refusal = error if isinstance(error, TableError) else TableError(
+                ErrorCode.MALFORMED, "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}")
+            code = refusal.code
             with contextlib.suppress(Exception):
-                await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+                await websocket.send_text(ErrorMessage(
+                    code=code, message=refusal.message, key=refusal.key, params=refusal.params).model_dump_json())
                 await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
             return
         conn = SocketConnection(websocket, seat, limits.queued_bytes)
@@ -418,7 +422,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         """A game's page: its title and promise, the table, how to play, history and variants."""
         if game_id not in GAME_MODULES:
-            raise TableError(ErrorCode.NOT_FOUND, f"there is no game {game_id!r}; the games are {', '.join(GAME_MODULES)}")
+            # a person typed or followed a wrong address: a page that says so in their language, not JSON
+            return FileResponse(STATIC_DIR / "missing.html", status_code=404, headers={"Cache-Control": "no-cache"})
         return FileResponse(STATIC_DIR / "game.html", headers={"Cache-Control": "no-cache"})
 
     return app
@@ -437,7 +442,7 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         reply = await asyncio.shield(handler(manager, table, conn, message))
     except TableError as error:
         log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
-        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq))
+        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq, key=error.key, params=error.params))
         return
     except StoreUnavailable as error:
         # the move (or request) was not stored, so the table is as it was: say so and keep the socket open

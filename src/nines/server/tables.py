@@ -62,12 +62,18 @@ CLAIM_TTL_S = 20
 
 
 class TableError(Exception):
-    """A refused request: a typed code for programs and a sentence for people."""
+    """A refused request: a typed code for programs and a sentence for people.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``key`` and ``params`` let a page say it in the player's language (``web/static/refusals.json``):
+    the rules' own key for a move the rules refuse, ``server.<code>`` for the server's refusals.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, *, key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.key = key or f"server.{code.value}"
+        self.params = dict(params or {})
 
 
 class Connection(Protocol):
@@ -328,8 +334,10 @@ class TableManager:
         try:
             spec = get_game(request.game)
             options = spec.options(request.preset, request.options)
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
         practice = request.seed is not None
         if practice and any(choice.kind not in ("me", "bot") for choice in request.seats.values()):
             # Fair deals: whoever chooses the seed knows every hand, so a seed is for solo practice only.
@@ -467,17 +475,18 @@ class TableManager:
             self._check_seq(table, seq)
             if table.status == "waiting":
                 open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
-                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})")
+                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})",
+                                 params={"seats": open_seats.split()})
             state = table.state
             try:
                 action = state.parse_action(text)
                 state.check(action, by=seat)
             except MatchOver as error:
-                raise TableError(ErrorCode.MATCH_OVER, str(error)) from None
+                raise TableError(ErrorCode.MATCH_OVER, str(error), key=error.key, params=error.params) from None
             except OutOfTurn as error:
-                raise TableError(ErrorCode.OUT_OF_TURN, str(error)) from None
+                raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
             except RulesError as error:
-                raise TableError(ErrorCode.ILLEGAL, str(error)) from None
+                raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
             await self._commit(table, seat, action)
         ack = AckMessage(seq=table.seq, action=str(action))
         await self._after_change(table)
@@ -488,6 +497,7 @@ class TableManager:
             raise TableError(
                 ErrorCode.STALE,
                 f"this message was sent at move {seq} but the table is at move {table.seq}: look again and resend",
+                params={"sent": seq, "at": table.seq},
             )
 
     async def _commit(self, table: Table, by: str, action: Any) -> None:
@@ -623,7 +633,8 @@ class TableManager:
             if table.state.is_over:
                 raise TableError(ErrorCode.MATCH_OVER, "the match is over")
             if table.state.acting_seat != seat:
-                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act")
+                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act",
+                                 key="server.hint_turn", params={"seat": table.state.acting_seat})
             view = table.state.view(seat)
         kept = self.hint_desk.kept(table.id, seat, seq)
         if kept is not None:  # asked again at the same position: the same answer, no new search
