@@ -27,7 +27,7 @@ from ..games.contract import RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, Rates, SocketGate, check_name
+from .limits import BodyLimit, Rates, SocketGate, check_name, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -306,11 +306,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:
-        table = await manager.get(table_id)
-        async with table.lock:
-            record = match_record(table)
+        # a finished match's record is served as it was kept when the match ended, never replayed per request
+        record = await asyncio.to_thread(store.finished_record, table_id) if valid_table_id(table_id) else None
+        if record is None:
+            table = await manager.get(table_id)
+            async with table.lock:
+                record = match_record(table)
         body = json.dumps(record, indent=1)
-        filename = f"nines-{table.spec.id}-{table.id}.json"
+        filename = f"nines-{record['game']}-{table_id}.json"
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -397,18 +400,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                text = frame.get("text")
-                if text is None:  # a binary frame: the protocol is JSON text
+                data = frame.get("text")
+                if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
                     continue
-                if len(text) > limits.frame_bytes:
+                if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
                     continue
                 if (too_fast := rates.message(socket_key)) is not None:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
-                await _dispatch(manager, table, conn, text)
+                await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:
             pass
         finally:

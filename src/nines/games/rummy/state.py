@@ -158,6 +158,7 @@ class RummyState(GameState):
 
     game_id: ClassVar[str] = "rummy"
     options: RummyOptions
+    deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(self, options: RummyOptions | None = None, seed: DealSource = 0, *, preset: PresetHand | None = None) -> None:
         super().__init__(options or RummyOptions(), seed)
@@ -323,7 +324,7 @@ class RummyState(GameState):
         seat = deal.to_act
         if deal.phase == "draw":
             # Draw exactly one card, from the stock or the top of the discard pile.
-            sources = []
+            sources: list[RummyAction] = []
             if deal.stock:
                 sources.append(Draw("stock"))
             if deal.discard_pile:
