@@ -43,7 +43,7 @@ PLAYER_FACTORIES: dict[str, PlayerFactory] = {"random": _random, "basic": _basic
 
 from . import strong as _strong  # noqa: E402  (the search players register here)
 
-PLAYER_FACTORIES.update({"ismcts": _strong.ismcts, "expert": _strong.expert})
+PLAYER_FACTORIES.update({"ismcts": _strong.ismcts, "expert": _strong.expert, "planner": _strong.planner})
 
 
 @functools.cache

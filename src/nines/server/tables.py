@@ -17,20 +17,21 @@ import hmac
 import random
 import secrets
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..bots import Player, make_player
+from ..bots import Player, make_player, players_for
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .delta import Shown
-from .describe import players_for
+from .limits import HintDesk, valid_table_id
 from .logs import log
 from .messages import (
     AckMessage,
@@ -57,16 +58,24 @@ from .store import (
     StoreUnavailable,
 )
 
+FINISHED_KEPT = 64
+"""Finished tables kept rebuilt after a request (each GET of one once replayed its whole log)."""
 CLAIM_TTL_S = 20
 
 
 class TableError(Exception):
-    """A refused request: a typed code for programs and a sentence for people."""
+    """A refused request: a typed code for programs and a sentence for people.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``key`` and ``params`` let a page say it in the player's language (``web/static/refusals.json``):
+    the rules' own key for a move the rules refuse, ``server.<code>`` for the server's refusals.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, *, key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.key = key or f"server.{code.value}"
+        self.params = dict(params or {})
 
 
 class Connection(Protocol):
@@ -141,6 +150,17 @@ class Table:
     def connected_seats(self) -> set[str]:
         return {c.seat for c in self.connections if c.seat is not None}
 
+    def players(self) -> dict[str, str]:
+        """Who played each seat, as the record names them."""
+        return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in self.seats.values()}
+
+    def final_record(self) -> dict[str, Any]:
+        """The ``nines-record/1`` of the finished match (with its secret), with who played and the table's id."""
+        assert self.state.is_over, "only a finished match's record is shown: until then it holds every hand"
+        record = self.state.record(players=self.players())  # type: ignore[call-arg]
+        record["table"] = self.id
+        return record
+
     def info(self) -> TableInfo:
         connected = self.connected_seats()
         return TableInfo(
@@ -193,7 +213,9 @@ class TableManager:
         self.config = config
         self.instance = config.instance or uuid.uuid4().hex[:8]
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
+        self.hint_desk = HintDesk(config.limits.hint_cache)
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self._closing = False
         self.action_listeners: list[Callable[[Table], None]] = []
@@ -226,25 +248,50 @@ class TableManager:
     # -- finding and rebuilding tables ----------------------------------------------
 
     async def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) or self._finished_table(table_id)
         if table is not None:
             return table
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
-            stored = await asyncio.to_thread(self.store.load_table, table_id)
-            if stored is None:
-                raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
-            table = self._rebuild(stored)
-            if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
-                self.tables[table_id] = table
-            if table.state.is_over and stored.status != "over":
-                # the process stopped between storing the last move and marking the match over
-                await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+        if not valid_table_id(table_id):  # never looked up: no lock, no query (a NUL once failed on PostgreSQL)
+            raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id[:40]!r}")
+        # one load per table at a time; the lock lives only while someone is loading it
+        lock, waiting = self._loading.get(table_id, (asyncio.Lock(), 0))
+        self._loading[table_id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                table = self.tables.get(table_id) or self._finished_table(table_id)
+                if table is not None:
+                    return table
+                stored = await asyncio.to_thread(self.store.load_table, table_id)
+                if stored is None:
+                    raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
+                table = self._rebuild(stored)
+                if not table.state.is_over:
+                    self.tables[table_id] = table
+                else:  # a finished table is kept a while among the recently asked for, not for ever
+                    self._keep_finished(table)
+                if table.state.is_over and stored.status != "over":
+                    # the process stopped between storing the last move and marking the match over
+                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners), table.final_record())
+        finally:
+            lock, waiting = self._loading[table_id]
+            if waiting > 1:
+                self._loading[table_id] = (lock, waiting - 1)
+            else:
+                del self._loading[table_id]
         await self._count_results(table)
         return table
+
+    def _finished_table(self, table_id: str) -> Table | None:
+        """A finished table asked for lately: served again without replaying its whole log."""
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+        return table
+
+    def _keep_finished(self, table: Table) -> None:
+        self._finished[table.id] = table
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
 
     def _rebuild(self, stored: StoredTable) -> Table:
         """Event sourcing: a fresh match from options and seed, then every stored action replayed."""
@@ -315,8 +362,10 @@ class TableManager:
         try:
             spec = get_game(request.game)
             options = spec.options(request.preset, request.options)
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
         practice = request.seed is not None
         if practice and any(choice.kind not in ("me", "bot") for choice in request.seats.values()):
             # Fair deals: whoever chooses the seed knows every hand, so a seed is for solo practice only.
@@ -381,7 +430,7 @@ class TableManager:
 
     async def join(self, table_id: str, request: JoinSeat) -> Seated:
         table = await self.get(table_id)
-        if not hmac.compare_digest(request.invite, table.invite):
+        if not hmac.compare_digest(request.invite.encode(), table.invite.encode()):  # bytes: any text compares
             raise TableError(ErrorCode.FORBIDDEN, "this invitation is not valid for this table")
         token = secrets.token_urlsafe(24)
         async with table.lock:
@@ -409,7 +458,7 @@ class TableManager:
         held = table.seats.get(seat)
         if held is None or held.kind != "human" or held.token_hash is None or token is None:
             raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
-        if not hmac.compare_digest(held.token_hash, hash_token(token)):
+        if not hmac.compare_digest(held.token_hash.encode(), hash_token(token).encode()):
             raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
         return seat
 
@@ -454,17 +503,18 @@ class TableManager:
             self._check_seq(table, seq)
             if table.status == "waiting":
                 open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
-                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})")
+                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})",
+                                 params={"seats": open_seats.split()})
             state = table.state
             try:
                 action = state.parse_action(text)
                 state.check(action, by=seat)
             except MatchOver as error:
-                raise TableError(ErrorCode.MATCH_OVER, str(error)) from None
+                raise TableError(ErrorCode.MATCH_OVER, str(error), key=error.key, params=error.params) from None
             except OutOfTurn as error:
-                raise TableError(ErrorCode.OUT_OF_TURN, str(error)) from None
+                raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
             except RulesError as error:
-                raise TableError(ErrorCode.ILLEGAL, str(error)) from None
+                raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
             await self._commit(table, seat, action)
         ack = AckMessage(seq=table.seq, action=str(action))
         await self._after_change(table)
@@ -475,6 +525,7 @@ class TableManager:
             raise TableError(
                 ErrorCode.STALE,
                 f"this message was sent at move {seq} but the table is at move {table.seq}: look again and resend",
+                params={"sent": seq, "at": table.seq},
             )
 
     async def _commit(self, table: Table, by: str, action: Any) -> None:
@@ -493,7 +544,7 @@ class TableManager:
         table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action)
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action)
         if state.is_over:
-            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
+            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
         for listener in self.action_listeners:
@@ -610,14 +661,25 @@ class TableManager:
             if table.state.is_over:
                 raise TableError(ErrorCode.MATCH_OVER, "the match is over")
             if table.state.acting_seat != seat:
-                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act")
+                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act",
+                                 key="server.hint_turn", params={"seat": table.state.acting_seat})
             view = table.state.view(seat)
+        kept = self.hint_desk.kept(table.id, seat, seq)
+        if kept is not None:  # asked again at the same position: the same answer, no new search
+            return kept  # type: ignore[no-any-return]
         chosen = self.hint_player(table.spec.id)
         if chosen is None:
             raise TableError(ErrorCode.HINTS_OFF, "no computer player can give hints for this game")
-        name, player = chosen
-        decision = await asyncio.to_thread(player.decide, view)
-        return HintMessage(seq=seq, action=str(decision.action), reason=decision.reason, player=name)
+        if not self.hint_desk.start(table.id, seat):
+            raise TableError(ErrorCode.LIMIT, "a hint for your seat is being worked out: it comes in a moment")
+        hint = None
+        try:
+            name, player = chosen
+            decision = await asyncio.to_thread(player.decide, view)
+            hint = HintMessage(seq=seq, action=str(decision.action), reason=decision.reason, player=name)
+        finally:
+            self.hint_desk.finish(table.id, seat, seq, hint)
+        return hint
 
     # -- computer players ----------------------------------------------------------------
 
