@@ -6,7 +6,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 from starlette.testclient import TestClient
 
@@ -62,7 +62,7 @@ class Socket:
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
 
-    def __enter__(self) -> Socket:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

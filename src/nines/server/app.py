@@ -27,7 +27,7 @@ from ..games.contract import RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, Rates, SocketGate, check_name
+from .limits import BodyLimit, Rates, SocketGate, check_name, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -70,7 +70,7 @@ HEALTH_TIMEOUT_S = 2
 
 
 def error_response(error: TableError) -> JSONResponse:
-    body = ErrorMessage(code=error.code, message=error.message).model_dump(mode="json")
+    body = ErrorMessage(code=error.code, message=error.message, key=error.key, params=error.params).model_dump(mode="json")
     return JSONResponse(body, status_code=HTTP_STATUS[error.code])
 
 
@@ -257,8 +257,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             spec = get_game(game_id)
             options = spec.options(body.preset, body.options)
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
         seats = spec.new_match(options, 0).seats
         return {"options": options_to_dict(options), "seats": list(seats)}
 
@@ -304,11 +306,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:
-        table = await manager.get(table_id)
-        async with table.lock:
-            record = match_record(table)
+        # a finished match's record is served as it was kept when the match ended, never replayed per request
+        record = await asyncio.to_thread(store.finished_record, table_id) if valid_table_id(table_id) else None
+        if record is None:
+            table = await manager.get(table_id)
+            async with table.lock:
+                record = match_record(table)
         body = json.dumps(record, indent=1)
-        filename = f"nines-{table.spec.id}-{table.id}.json"
+        filename = f"nines-{record['game']}-{table_id}.json"
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -377,10 +382,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except (TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
             if isinstance(error, WebSocketDisconnect):
                 return
-            code = error.code if isinstance(error, TableError) else ErrorCode.MALFORMED
-            text = error.message if isinstance(error, TableError) else "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}"
+            refusal = error if isinstance(error, TableError) else TableError(
+                ErrorCode.MALFORMED, "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}")
+            code = refusal.code
             with contextlib.suppress(Exception):
-                await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+                await websocket.send_text(ErrorMessage(
+                    code=code, message=refusal.message, key=refusal.key, params=refusal.params).model_dump_json())
                 await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
             return
         conn = SocketConnection(websocket, seat, limits.queued_bytes)
@@ -393,18 +400,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                text = frame.get("text")
-                if text is None:  # a binary frame: the protocol is JSON text
+                data = frame.get("text")
+                if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
                     continue
-                if len(text) > limits.frame_bytes:
+                if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
                     continue
                 if (too_fast := rates.message(socket_key)) is not None:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
-                await _dispatch(manager, table, conn, text)
+                await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:
             pass
         finally:
@@ -418,7 +425,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         """A game's page: its title and promise, the table, how to play, history and variants."""
         if game_id not in GAME_MODULES:
-            raise TableError(ErrorCode.NOT_FOUND, f"there is no game {game_id!r}; the games are {', '.join(GAME_MODULES)}")
+            # a person typed or followed a wrong address: a page that says so in their language, not JSON
+            return FileResponse(STATIC_DIR / "missing.html", status_code=404, headers={"Cache-Control": "no-cache"})
         return FileResponse(STATIC_DIR / "game.html", headers={"Cache-Control": "no-cache"})
 
     return app
@@ -437,7 +445,7 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         reply = await asyncio.shield(handler(manager, table, conn, message))
     except TableError as error:
         log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
-        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq))
+        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq, key=error.key, params=error.params))
         return
     except StoreUnavailable as error:
         # the move (or request) was not stored, so the table is as it was: say so and keep the socket open

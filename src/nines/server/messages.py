@@ -163,10 +163,15 @@ class HintMessage(BaseModel):
 
 
 class ErrorMessage(BaseModel):
+    """A refusal: ``code`` for programs, ``message`` in English, ``key`` and ``params`` for a page to say it in
+    the player's language (the strings are in ``web/static/refusals.json``)."""
+
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
     seq: int | None = None
+    key: str | None = None
+    params: dict[str, Any] = {}
 
 
 # -- lobby (HTTP) --------------------------------------------------------------------

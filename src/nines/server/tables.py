@@ -17,20 +17,20 @@ import hmac
 import random
 import secrets
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..bots import Player, make_player
+from ..bots import Player, make_player, players_for
 from ..games import GameSpec, UnknownGame, get_game
 from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .delta import Shown
-from .describe import players_for
 from .limits import HintDesk, valid_table_id
 from .logs import log
 from .messages import (
@@ -58,16 +58,24 @@ from .store import (
     StoreUnavailable,
 )
 
+FINISHED_KEPT = 64
+"""Finished tables kept rebuilt after a request (each GET of one once replayed its whole log)."""
 CLAIM_TTL_S = 20
 
 
 class TableError(Exception):
-    """A refused request: a typed code for programs and a sentence for people."""
+    """A refused request: a typed code for programs and a sentence for people.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``key`` and ``params`` let a page say it in the player's language (``web/static/refusals.json``):
+    the rules' own key for a move the rules refuse, ``server.<code>`` for the server's refusals.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, *, key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.key = key or f"server.{code.value}"
+        self.params = dict(params or {})
 
 
 class Connection(Protocol):
@@ -142,6 +150,17 @@ class Table:
     def connected_seats(self) -> set[str]:
         return {c.seat for c in self.connections if c.seat is not None}
 
+    def players(self) -> dict[str, str]:
+        """Who played each seat, as the record names them."""
+        return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in self.seats.values()}
+
+    def final_record(self) -> dict[str, Any]:
+        """The ``nines-record/1`` of the finished match (with its secret), with who played and the table's id."""
+        assert self.state.is_over, "only a finished match's record is shown: until then it holds every hand"
+        record = self.state.record(players=self.players())  # type: ignore[call-arg]
+        record["table"] = self.id
+        return record
+
     def info(self) -> TableInfo:
         connected = self.connected_seats()
         return TableInfo(
@@ -196,6 +215,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.hint_desk = HintDesk(config.limits.hint_cache)
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self._closing = False
         self.action_listeners: list[Callable[[Table], None]] = []
@@ -228,7 +248,7 @@ class TableManager:
     # -- finding and rebuilding tables ----------------------------------------------
 
     async def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) or self._finished_table(table_id)
         if table is not None:
             return table
         if not valid_table_id(table_id):  # never looked up: no lock, no query (a NUL once failed on PostgreSQL)
@@ -238,18 +258,20 @@ class TableManager:
         self._loading[table_id] = (lock, waiting + 1)
         try:
             async with lock:
-                table = self.tables.get(table_id)
+                table = self.tables.get(table_id) or self._finished_table(table_id)
                 if table is not None:
                     return table
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
                 if stored is None:
                     raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
                 table = self._rebuild(stored)
-                if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
+                if not table.state.is_over:
                     self.tables[table_id] = table
+                else:  # a finished table is kept a while among the recently asked for, not for ever
+                    self._keep_finished(table)
                 if table.state.is_over and stored.status != "over":
                     # the process stopped between storing the last move and marking the match over
-                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners), table.final_record())
         finally:
             lock, waiting = self._loading[table_id]
             if waiting > 1:
@@ -258,6 +280,18 @@ class TableManager:
                 del self._loading[table_id]
         await self._count_results(table)
         return table
+
+    def _finished_table(self, table_id: str) -> Table | None:
+        """A finished table asked for lately: served again without replaying its whole log."""
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+        return table
+
+    def _keep_finished(self, table: Table) -> None:
+        self._finished[table.id] = table
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
 
     def _rebuild(self, stored: StoredTable) -> Table:
         """Event sourcing: a fresh match from options and seed, then every stored action replayed."""
@@ -328,8 +362,10 @@ class TableManager:
         try:
             spec = get_game(request.game)
             options = spec.options(request.preset, request.options)
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
         practice = request.seed is not None
         if practice and any(choice.kind not in ("me", "bot") for choice in request.seats.values()):
             # Fair deals: whoever chooses the seed knows every hand, so a seed is for solo practice only.
@@ -467,17 +503,18 @@ class TableManager:
             self._check_seq(table, seq)
             if table.status == "waiting":
                 open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
-                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})")
+                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})",
+                                 params={"seats": open_seats.split()})
             state = table.state
             try:
                 action = state.parse_action(text)
                 state.check(action, by=seat)
             except MatchOver as error:
-                raise TableError(ErrorCode.MATCH_OVER, str(error)) from None
+                raise TableError(ErrorCode.MATCH_OVER, str(error), key=error.key, params=error.params) from None
             except OutOfTurn as error:
-                raise TableError(ErrorCode.OUT_OF_TURN, str(error)) from None
+                raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
             except RulesError as error:
-                raise TableError(ErrorCode.ILLEGAL, str(error)) from None
+                raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
             await self._commit(table, seat, action)
         ack = AckMessage(seq=table.seq, action=str(action))
         await self._after_change(table)
@@ -488,6 +525,7 @@ class TableManager:
             raise TableError(
                 ErrorCode.STALE,
                 f"this message was sent at move {seq} but the table is at move {table.seq}: look again and resend",
+                params={"sent": seq, "at": table.seq},
             )
 
     async def _commit(self, table: Table, by: str, action: Any) -> None:
@@ -506,7 +544,7 @@ class TableManager:
         table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action)
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action)
         if state.is_over:
-            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
+            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
         for listener in self.action_listeners:
@@ -623,7 +661,8 @@ class TableManager:
             if table.state.is_over:
                 raise TableError(ErrorCode.MATCH_OVER, "the match is over")
             if table.state.acting_seat != seat:
-                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act")
+                raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act",
+                                 key="server.hint_turn", params={"seat": table.state.acting_seat})
             view = table.state.view(seat)
         kept = self.hint_desk.kept(table.id, seat, seq)
         if kept is not None:  # asked again at the same position: the same answer, no new search

@@ -97,13 +97,15 @@ class Placement:
             card = parse_card(card_text)
             meaning = parse_card(meaning_text) if sep else card
         except NotationError as error:
-            raise IllegalAction(f"{raw!r}: {error}") from None
+            raise IllegalAction.of("syntax.card", f"{raw!r}: {error}", text=raw) from None
         if meaning.is_joker:
             if card.is_joker:
-                raise IllegalAction(
-                    f"{raw!r}: a joker laid in a set must say which card it stands for, e.g. JK=9H"
+                raise IllegalAction.of(
+                    "meld.joker_unsaid", f"{raw!r}: a joker laid in a set must say which card it stands for, e.g. JK=9H", text=raw
                 )
-            raise IllegalAction(f"{raw!r}: a wild stands for a real card (rank and suit), never for a joker")
+            raise IllegalAction.of(
+                "meld.wild_for_joker", f"{raw!r}: a wild stands for a real card (rank and suit), never for a joker", text=raw
+            )
         return cls(card, meaning)
 
     @property
@@ -165,11 +167,13 @@ def check_wild_uses(placements: Sequence[Placement], wilds: Wilds) -> None:
     """Every card standing for another card must be a wild (rule: only wilds stand in)."""
     for p in placements:
         if p.stands_for.is_joker:
-            raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
+            raise MeldError.of("meld.wild_for_joker", f"{p.text}: a wild stands for a real card, never for a joker", text=p.text)
         if not p.is_natural and not wilds.is_wild(p.card):
-            raise MeldError(
+            raise MeldError.of(
+                "meld.not_wild",
                 f"{p.card.code} is not wild in this hand, so it can only be played as itself, "
-                f"not as {p.stands_for.code} ({wilds.describe()})"
+                f"not as {p.stands_for.code} ({wilds.describe()})",
+                card=p.card.code, as_card=p.stands_for.code,
             )
 
 
@@ -219,30 +223,33 @@ def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunSha
     """The run these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
     if len(placements) < min_size:
-        raise MeldError(f"{text}: a run needs at least {min_size} cards here, not {len(placements)}")
+        raise MeldError.of(
+            "meld.run_size", f"{text}: a run needs at least {min_size} cards here, not {len(placements)}",
+            least=min_size, count=len(placements),
+        )
     suits = {p.stands_for.suit for p in placements}
     if len(suits) != 1:
-        raise MeldError(f"{text}: a run is all one suit (a monkey is one rank in different suits)")
+        raise MeldError.of("meld.run_suit", f"{text}: a run is all one suit (a monkey is one rank in different suits)")
     suit = next(iter(suits))
     assert suit is not None
     ranks = Counter(p.stands_for.rank for p in placements)
     if ranks[Rank.ACE] > 2:
-        raise MeldError(f"{text}: a run holds the ace at most twice (low and high)")
+        raise MeldError.of("meld.run_aces", f"{text}: a run holds the ace at most twice (low and high)")
     ordered = sorted(placements, key=lambda p: (_rank_order(p.stands_for.rank), p.card))
     positions = _run_positions(ordered)
     pairs = sorted(zip(positions, ordered, strict=True), key=lambda pair: pair[0])
     seen = Counter(positions)
     repeated = sorted({card_at(suit, pos).code for pos, n in seen.items() if n > 1})
     if repeated:
-        raise MeldError(f"{text}: a run holds each rank once; {' '.join(repeated)} is there twice")
+        raise MeldError.of("meld.run_repeat", f"{text}: a run holds each rank once; {' '.join(repeated)} is there twice", cards=repeated)
     low, high = pairs[0][0], pairs[-1][0]
     if high - low + 1 != len(pairs):
         if Rank.KING in ranks and Rank.ACE in ranks and Rank.TWO in ranks:
-            raise MeldError(
-                f"{text}: a run does not turn the corner: the ace is low (A-2-3) or high (Q-K-A), never K-A-2"
+            raise MeldError.of(
+                "meld.run_corner", f"{text}: a run does not turn the corner: the ace is low (A-2-3) or high (Q-K-A), never K-A-2"
             )
         missing = [card_at(suit, pos).code for pos in range(low, high + 1) if pos not in seen]
-        raise MeldError(f"{text}: the ranks are not consecutive (missing {' '.join(missing)})")
+        raise MeldError.of("meld.run_gap", f"{text}: the ranks are not consecutive (missing {' '.join(missing)})", cards=missing)
     return RunShape(suit, low, high, pair_wilds([p for _, p in pairs]))
 
 
@@ -255,19 +262,29 @@ def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN, nee
     text = " ".join(p.text for p in placements)
     ranks = {p.stands_for.rank for p in placements}
     if len(ranks) != 1:
-        raise MeldError(f"{text}: a monkey is one rank in different suits")
+        raise MeldError.of("meld.monkey_rank", f"{text}: a monkey is one rank in different suits")
     rank = next(iter(ranks))
     assert rank is not None
     if not min_size <= len(placements) <= MONKEY_MAX:
-        need = "all four suits" if min_size == MONKEY_MAX else f"{min_size} or {MONKEY_MAX} cards"
-        raise MeldError(f"{text}: a monkey here needs {need}, not {len(placements)} cards")
+        if min_size == MONKEY_MAX:
+            raise MeldError.of(
+                "meld.monkey_four", f"{text}: a monkey here needs all four suits, not {len(placements)} cards", count=len(placements)
+            )
+        raise MeldError.of(
+            "meld.monkey_size", f"{text}: a monkey here needs {min_size} or {MONKEY_MAX} cards, not {len(placements)} cards",
+            least=min_size, most=MONKEY_MAX, count=len(placements),
+        )
     suits = Counter(p.stands_for.suit for p in placements)
     repeated = sorted(Card(rank, s).code for s, n in suits.items() if n > 1 and s is not None)
     if repeated:
-        raise MeldError(f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice")
+        raise MeldError.of(
+            "meld.monkey_suits", f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice", cards=repeated
+        )
     ordered = pair_wilds(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
     if needs_natural and all(not p.is_natural for p in ordered):
-        raise MeldError(f"{text}: at this table a monkey needs at least one natural card of its rank (natural_in_monkey)")
+        raise MeldError.of(
+            "meld.monkey_natural", f"{text}: at this table a monkey needs at least one natural card of its rank (natural_in_monkey)"
+        )
     return MonkeyShape(rank, ordered)
 
 
@@ -276,10 +293,10 @@ def read_set(
 ) -> Shape:
     """The run or monkey these cards make (with the wilds as declared), or :class:`MeldError`."""
     if not placements:
-        raise MeldError("a set needs cards")
+        raise MeldError.of("meld.empty", "a set needs cards")
     for p in placements:
         if p.stands_for.is_joker:
-            raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
+            raise MeldError.of("meld.wild_for_joker", f"{p.text}: a wild stands for a real card, never for a joker", text=p.text)
     shape: Shape
     if len({p.stands_for.rank for p in placements}) == 1 and len(placements) > 1:
         shape = read_monkey(placements, max(min_size, MONKEY_MIN), monkey_needs_natural)
@@ -287,8 +304,8 @@ def read_set(
         shape = read_run(placements, min_size)
     else:
         text = " ".join(p.text for p in placements)
-        raise MeldError(
-            f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
+        raise MeldError.of(
+            "meld.shape", f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
         )
     # (checked in the places the rule gives each card, so any way of writing the same set reads the same)
     check_wild_uses(shape.placements, wilds)

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { append, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t } from "./i18n.js";
-import { choiceLabel, optionLabel, playerLabel, presetLabel } from "./labels.js";
+import { choiceLabel, optionHelp, optionLabel, playerLabel, presetLabel } from "./labels.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
 export const SPEEDS = [
@@ -91,7 +91,8 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
       input = h("input", { id, type: "checkbox", name: option.name });
       input.checked = !!value;
       input.addEventListener("change", () => setOption(option.name, input.checked));
-      return h("div", { class: "option check", title: option.doc }, input, h("label", { for: id }, optionLabel(option.name)));
+      input.setAttribute("aria-describedby", `${id}-help`);
+      return h("div", { class: "option check" }, input, h("label", { for: id }, optionLabel(option.name)), helpLine(id, option));
     }
     if (option.kind === "choice" || (option.kind === "bool" && option.optional)) {
       const choices = option.kind === "bool" ? [true, false] : option.choices;
@@ -116,7 +117,13 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
       input.value = value ?? "";
       input.addEventListener("change", () => setOption(option.name, input.value.trim() === "" ? null : input.value.trim()));
     }
-    return h("div", { class: "option", title: option.doc }, h("label", { for: id }, optionLabel(option.name)), input);
+    input.setAttribute("aria-describedby", `${id}-help`);
+    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(option.name)), input, helpLine(id, option));
+  }
+
+  // one sentence for players on what the option changes, in the page's language
+  function helpLine(id, option) {
+    return h("p", { class: "option-help", id: `${id}-help` }, optionHelp(option.name));
   }
 
   function seatRow(seat) {

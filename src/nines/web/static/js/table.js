@@ -6,10 +6,11 @@
 import { api } from "./api.js";
 import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
-import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
+import { LANGS, cardName, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
+import { refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
@@ -129,10 +130,13 @@ export class TableShell {
     this.actionsBox = h("div", { class: "action-bar" });
     this.noticeBox = h("div", { class: "notice-box" });
     this.playBox = h("div", { class: "play-column" }, this.feltBox, this.actionsBox);
+    // what others do and how many cards they hold, read out by screen readers (whose turn it is: the status line)
+    this.announcer = h("div", { class: "sr-only", role: "log", "aria-live": "polite", "aria-atomic": "false" });
     this.shell = h("section", { class: `table-shell game-${this.game}`, "data-table": this.tableId },
       h("div", { class: "table-top" }, this.statusEl, h("div", { class: "tools" }, this.toolsToggle, this.toolbar)),
       this.noticeBox,
-      h("div", { class: "table-main" }, this.playBox, this.sideBox));
+      h("div", { class: "table-main" }, this.playBox, this.sideBox),
+      this.announcer);
     fill(this.root, this.shell);
     window.addEventListener("resize", () => this.fit());
     document.addEventListener("click", (event) => {
@@ -145,6 +149,20 @@ export class TableShell {
     const top = this.playBox.getBoundingClientRect().top + window.scrollY;
     const height = Math.max(300, Math.floor(window.innerHeight - top - 6));
     this.shell.style.setProperty("--play-h", `${height}px`);
+  }
+
+  // Another seat's move (a person's or a computer player's) and the cards each hand holds now.
+  announce() {
+    const { last, you, view } = this.message;
+    if (!last || last.seat === you || !last.action) return;
+    const ctx = this.context();
+    const counts = view.hand_sizes
+      ? Object.entries(view.hand_sizes).filter(([seat]) => seat !== you && view.seats.includes(seat))
+        .map(([seat, n]) => t("announce.count", { name: ctx.seatLabel(seat), n })).join(", ")
+      : "";
+    const text = `${ctx.seatLabel(last.seat)}: ${moveText(last.action)}.${counts ? ` ${t("announce.counts", { counts })}` : ""}`;
+    this.announcer.append(h("p", {}, text));
+    while (this.announcer.childElementCount > 6) this.announcer.firstChild.remove();
   }
 
   toggleTools(open = this.toolsToggle.getAttribute("aria-expanded") !== "true") {
@@ -179,6 +197,7 @@ export class TableShell {
     if (message.seq !== previousSeq) this.hint = null;
     this.connection = "open";
     this.draw();
+    if (previousSeq >= 0 && message.seq !== previousSeq) this.announce();
     this.maybeSummary();
     this.maybeAutoplay();
   }
@@ -193,11 +212,22 @@ export class TableShell {
       return;
     }
     if (message.code === "not_found") {
+      // a table that does not exist (any more): say so, and the ways on, instead of "Connecting…" for ever
       this.socket.stop();
-      fill(this.feltBox, h("p", { class: "notice" }, t("table.notFound")));
+      this.connection = "missing";
+      this.drawStatus();
+      fill(this.feltBox, h("div", { class: "notice missing-table" },
+        h("h2", {}, t("table.notFoundTitle")),
+        h("p", {}, t("table.notFoundText")),
+        h("div", { class: "notice-actions" },
+          h("a", { class: "button primary", href: `/${this.game}` }, t("table.newTable")),
+          h("a", { class: "button quiet", href: "/" }, t("nav.home")))));
       return;
     }
-    toast(`${t(`error.${message.code}`)}: ${message.message}`, "error");
+    // the rule's reason (or the server's), in the page's language
+    const ctx = this.message ? this.context() : null;
+    const seatLabel = (seat) => (!ctx || seat === ctx.you ? seatName(seat) : ctx.seatLabel(seat));
+    toast(refusalText(message, seatLabel), "error");
   }
 
   onClose() {
@@ -301,6 +331,10 @@ export class TableShell {
 
   drawStatus() {
     clear(this.statusEl);
+    if (this.connection === "missing") {
+      this.statusEl.append(t("table.notFoundTitle"));
+      return;
+    }
     if (this.connection === "closed") {
       this.statusEl.append(h("span", { class: "status-warn" }, t("table.reconnecting")));
       return;
@@ -320,7 +354,10 @@ export class TableShell {
         const prompt = this.renderer.prompt(this.context());
         text = prompt ? `${t("table.yourTurn")} — ${prompt}` : t("table.yourTurn");
       } else {
-        text = t("table.turnOf", { name: this.context().seatLabel(acting) });
+        // in words of the decision: "West is deciding whether to exchange", "North is bidding"
+        const ctx = this.context();
+        const name = ctx.seatLabel(acting);
+        text = (this.renderer.turnText && this.renderer.turnText(ctx, name)) || t("table.turnOf", { name });
       }
     }
     const mine = you && (view.acting_seat ?? view.to_act) === you && table.status === "playing";
@@ -605,12 +642,37 @@ function winnersText(table, ctx) {
   return table.winners.length > 1 ? t("table.winnersMany", { names }) : t("table.winners", { names });
 }
 
+// A move in words: "plays the 9 of hearts", "bids 6", "draws from the stock".
+function moveText(action) {
+  const [verb, ...rest] = action.split(" ");
+  const card = (code) => cardName(code.split("=")[0]);
+  const words = {
+    play: () => t("move.play", { card: card(rest[0]) }),
+    exchange: () => t("move.exchange"),
+    keep: () => t("move.keep"),
+    bid: () => t("move.bid", { n: rest[0] }),
+    pass: () => t("move.pass"),
+    trump: () => t("move.trump", { suit: t(`suitOne.${rest[0]}`) }),
+    draw: () => t(rest[0] === "stock" ? "move.drawStock" : "move.drawDiscard"),
+    lay: () => t("move.lay", { cards: rest.map(card).join(", ") }),
+    extend: () => t("move.extend", { card: card(rest[1] || "") }),
+    swap: () => t("move.swap", { card: card(rest[1] || "") }),
+    discard: () => t("move.discard", { card: card(rest[0]) }),
+  }[verb];
+  return words ? words() : action;
+}
+
 function rememberFocus(root) {
   const active = document.activeElement;
   if (!active || !root.contains(active)) return null;
-  return { code: active.dataset.code, index: active.dataset.index, action: active.dataset.action, group: active.closest("[data-seat]")?.dataset.seat };
+  return {
+    code: active.dataset.code, index: active.dataset.index, action: active.dataset.action, tool: active.dataset.tool,
+    group: active.closest("[data-seat]")?.dataset.seat,
+  };
 }
 
+// After any move (mine or another's) the focus comes back to the same place: the same card, or the card now at
+// the same position in the hand; a control that went away gives the focus to the hand.
 function restoreFocus(root, focus) {
   if (!focus) return;
   let el = null;
@@ -620,6 +682,9 @@ function restoreFocus(root, focus) {
     const buttons = group ? [...group.querySelectorAll("button.card")] : [];
     el = buttons.find((b) => b.dataset.code === focus.code) || buttons[Math.min(Number(focus.index || 0), buttons.length - 1)] || null;
   }
+  if (!el && focus.tool) el = root.querySelector(`[data-tool="${focus.tool}"]`);
+  // a move's button that went away with the move (Keep, a bid): the hand takes the focus
+  if (!el && (focus.action || focus.code)) el = root.querySelector(".hand[data-seat] button.card");
   if (el) el.focus();
 }
 
