@@ -27,7 +27,7 @@ from ..games.contract import RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, Rates, SocketGate, check_name
+from .limits import BodyLimit, Rates, SocketGate, check_name, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -306,11 +306,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:
-        table = await manager.get(table_id)
-        async with table.lock:
-            record = match_record(table)
+        # a finished match's record is served as it was kept when the match ended, never replayed per request
+        record = await asyncio.to_thread(store.finished_record, table_id) if valid_table_id(table_id) else None
+        if record is None:
+            table = await manager.get(table_id)
+            async with table.lock:
+                record = match_record(table)
         body = json.dumps(record, indent=1)
-        filename = f"nines-{table.spec.id}-{table.id}.json"
+        filename = f"nines-{record['game']}-{table_id}.json"
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

@@ -388,6 +388,11 @@ class Store:
                 .values(status="over", winners=list(winners), record=record, updated_at=_now())
             )
 
+    def finished_record(self, table_id: str) -> dict[str, Any] | None:
+        """The record kept when the match ended (``None``: not over, unknown, or over before records were kept)."""
+        with self._session() as session:
+            return session.scalar(select(TableRow.record).where(TableRow.id == table_id, TableRow.status == "over"))
+
     def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
         with self._session() as session:
             rows = session.scalars(

@@ -17,6 +17,7 @@ import hmac
 import random
 import secrets
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -57,6 +58,8 @@ from .store import (
     StoreUnavailable,
 )
 
+FINISHED_KEPT = 64
+"""Finished tables kept rebuilt after a request (each GET of one once replayed its whole log)."""
 CLAIM_TTL_S = 20
 
 
@@ -147,6 +150,17 @@ class Table:
     def connected_seats(self) -> set[str]:
         return {c.seat for c in self.connections if c.seat is not None}
 
+    def players(self) -> dict[str, str]:
+        """Who played each seat, as the record names them."""
+        return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in self.seats.values()}
+
+    def final_record(self) -> dict[str, Any]:
+        """The ``nines-record/1`` of the finished match (with its secret), with who played and the table's id."""
+        assert self.state.is_over, "only a finished match's record is shown: until then it holds every hand"
+        record = self.state.record(players=self.players())  # type: ignore[call-arg]
+        record["table"] = self.id
+        return record
+
     def info(self) -> TableInfo:
         connected = self.connected_seats()
         return TableInfo(
@@ -201,6 +215,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.hint_desk = HintDesk(config.limits.hint_cache)
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self._closing = False
         self.action_listeners: list[Callable[[Table], None]] = []
@@ -233,7 +248,7 @@ class TableManager:
     # -- finding and rebuilding tables ----------------------------------------------
 
     async def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) or self._finished_table(table_id)
         if table is not None:
             return table
         if not valid_table_id(table_id):  # never looked up: no lock, no query (a NUL once failed on PostgreSQL)
@@ -243,18 +258,20 @@ class TableManager:
         self._loading[table_id] = (lock, waiting + 1)
         try:
             async with lock:
-                table = self.tables.get(table_id)
+                table = self.tables.get(table_id) or self._finished_table(table_id)
                 if table is not None:
                     return table
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
                 if stored is None:
                     raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
                 table = self._rebuild(stored)
-                if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
+                if not table.state.is_over:
                     self.tables[table_id] = table
+                else:  # a finished table is kept a while among the recently asked for, not for ever
+                    self._keep_finished(table)
                 if table.state.is_over and stored.status != "over":
                     # the process stopped between storing the last move and marking the match over
-                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners), table.final_record())
         finally:
             lock, waiting = self._loading[table_id]
             if waiting > 1:
@@ -263,6 +280,18 @@ class TableManager:
                 del self._loading[table_id]
         await self._count_results(table)
         return table
+
+    def _finished_table(self, table_id: str) -> Table | None:
+        """A finished table asked for lately: served again without replaying its whole log."""
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+        return table
+
+    def _keep_finished(self, table: Table) -> None:
+        self._finished[table.id] = table
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
 
     def _rebuild(self, stored: StoredTable) -> Table:
         """Event sourcing: a fresh match from options and seed, then every stored action replayed."""
@@ -515,7 +544,7 @@ class TableManager:
         table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action)
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action)
         if state.is_over:
-            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners))
+            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
             log.info("table.over", table=table.id, winners=list(state.winners))
         await self._count_results(table)
         for listener in self.action_listeners:
