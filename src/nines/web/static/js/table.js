@@ -126,7 +126,7 @@ export class TableShell {
       onclick: () => this.toggleTools(),
     });
     this.feltBox = h("div", { class: "felt-box" });
-    this.sideBox = h("aside", { class: "side" });
+    this.sideBox = h("aside", { class: "side", tabindex: "0" }); // it may scroll: the keyboard can reach it
     this.actionsBox = h("div", { class: "action-bar" });
     this.noticeBox = h("div", { class: "notice-box" });
     this.playBox = h("div", { class: "play-column" }, this.feltBox, this.actionsBox);
@@ -288,6 +288,7 @@ export class TableShell {
     const drawn = this.renderer.render(this.context());
     fill(this.feltBox, drawn.felt);
     fill(this.sideBox, drawn.side, this.seatsPanel());
+    this.sideBox.setAttribute("aria-label", t("table.scoresAndSeats"));
     this.drawn = drawn;
     this.drawActions();
     this.drawNotice();
@@ -418,6 +419,14 @@ export class TableShell {
           : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))))));
   }
 
+  // Back to the hand when what held the focus went away (a window closed over a table that was redrawn).
+  focusHand() {
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const card = this.shell.querySelector(".hand[data-seat] button.card");
+    if (card) card.focus();
+  }
+
   // The typed move: always shown on a wide screen, opened from the tools on a phone.
   focusCommand() {
     this.shell.classList.add("typing");
@@ -441,7 +450,9 @@ export class TableShell {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
     const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
-    const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
+    const dialog = openDialog(t("table.summary"), body, {
+      closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
+    });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
 
