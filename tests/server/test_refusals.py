@@ -157,7 +157,8 @@ def test_the_same_move_over_http_is_checked_the_same_way(client: TestClient, tab
     table_id, token = table["id"], table["tokens"]["S"]
     seq = table["state"]["seq"]
     action = table["state"]["view"]["legal"][0]
-    post = lambda body: client.post(f"/api/tables/{table_id}/actions", json={"seat": "S", "token": token, **body})
+    def post(body):
+        return client.post(f"/api/tables/{table_id}/actions", json={"seat": "S", "token": token, **body})
     assert post({"seq": seq, "action": "play ZZ"}).json()["code"] == "illegal"
     assert post({"seq": seq - 1, "action": action}).status_code == 409
     assert post({"seq": seq}).status_code == 422

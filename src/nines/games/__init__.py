@@ -86,4 +86,5 @@ def get_game(game_id: str) -> GameSpec:
         if error.name and module_name.startswith(error.name):
             raise UnknownGame(f"the game {game_id!r} is not available in this version") from None
         raise
-    return module.SPEC
+    spec: GameSpec = module.SPEC
+    return spec

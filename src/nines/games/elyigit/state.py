@@ -104,6 +104,7 @@ class ElyigitState(GameState):
 
     game_id: ClassVar[str] = "elyigit"
     options: ElyigitOptions
+    deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(
         self, options: ElyigitOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None

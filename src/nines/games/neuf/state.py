@@ -61,6 +61,7 @@ class NeufState(GameState):
 
     game_id: ClassVar[str] = "neuf"
     options: NeufOptions
+    deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(self, options: NeufOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None) -> None:
         super().__init__(options or NeufOptions(), seed)
@@ -163,7 +164,9 @@ class NeufState(GameState):
         seat = self.to_act
         assert seat is not None and deal.trick is not None
         # Follow suit if you can; otherwise any card.
-        return sorted(Play(card) for card in follow_suit(deal.hands[seat], deal.trick))
+        plays: list[Action] = []
+        plays.extend(sorted(Play(card) for card in follow_suit(deal.hands[seat], deal.trick)))
+        return plays
 
     def why_illegal(self, action: Action) -> str:
         deal = self.deal
@@ -353,7 +356,9 @@ class NeufState(GameState):
         """Seed 000's sheet: the trump of each deal, the running scores, the falling total."""
         opts = self.options
         start = dict.fromkeys(opts.sides, opts.start_score)
-        rows = [{"deal": 0, "dealer": None, "trump": None, "scores": start, "total": sum(start.values())}]
+        rows: list[dict[str, Any]] = [
+            {"deal": 0, "dealer": None, "trump": None, "scores": start, "total": sum(start.values())}
+        ]
         for deal in self.deals:
             if deal.scores_after is None:
                 continue
