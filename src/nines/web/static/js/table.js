@@ -119,7 +119,7 @@ export class TableShell {
       onclick: () => this.toggleTools(),
     });
     this.feltBox = h("div", { class: "felt-box" });
-    this.sideBox = h("aside", { class: "side" });
+    this.sideBox = h("aside", { class: "side", tabindex: "0" }); // it may scroll: the keyboard can reach it
     this.actionsBox = h("div", { class: "action-bar" });
     this.noticeBox = h("div", { class: "notice-box" });
     this.playBox = h("div", { class: "play-column" }, this.feltBox, this.actionsBox);
@@ -286,6 +286,7 @@ export class TableShell {
     const drawn = this.renderer.render(this.context());
     fill(this.feltBox, drawn.felt);
     fill(this.sideBox, drawn.side, this.seatsPanel());
+    this.sideBox.setAttribute("aria-label", t("table.scoresAndSeats"));
     this.drawn = drawn;
     this.drawActions();
     this.drawNotice();
@@ -421,6 +422,14 @@ export class TableShell {
       standInMark(seat))));
   }
 
+  // Back to the hand when what held the focus went away (a window closed over a table that was redrawn).
+  focusHand() {
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const card = this.shell.querySelector(".hand[data-seat] button.card");
+    if (card) card.focus();
+  }
+
   // The typed move: always shown on a wide screen, opened from the tools on a phone.
   focusCommand() {
     this.shell.classList.add("typing");
@@ -444,7 +453,9 @@ export class TableShell {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
     const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
-    const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
+    const dialog = openDialog(t("table.summary"), body, {
+      closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
+    });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
 
