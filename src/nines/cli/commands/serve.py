@@ -43,4 +43,7 @@ def register(app: typer.Typer) -> None:
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
         )
-        uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level)
+        # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
+        # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
+        uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
+                    ws_per_message_deflate=False)
