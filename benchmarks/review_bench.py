@@ -81,7 +81,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[k]
 
 
-def bench(form: str, deals: list[tuple[Any, Mapping[str, Any]]]) -> dict[str, Any]:
+def bench(form: str, deals: list[tuple[Any, Mapping[str, Any]]], max_nodes: int | str | None = "default") -> dict[str, Any]:
     game, _ = FORMS[form]
     solvers = Solvers()
     times: list[float] = []
@@ -89,11 +89,13 @@ def bench(form: str, deals: list[tuple[Any, Mapping[str, Any]]]) -> dict[str, An
     unscored_cards = 0
     unscored_deals: list[int] = []
     cards = 0
+    nodes: list[int] = []
     for i, (options, deal) in enumerate(deals):
         start, start_cpu = time.perf_counter(), time.thread_time()
-        review = review_deal(game, options, deal, solvers=solvers)
+        review = review_deal(game, options, deal, solvers=solvers, max_nodes=max_nodes)
         times.append(time.perf_counter() - start)
         cpu.append(time.thread_time() - start_cpu)
+        nodes.append(review.nodes)
         cards += len(review.plays)
         missing = len(review.unscored)
         if missing:
@@ -110,6 +112,8 @@ def bench(form: str, deals: list[tuple[Any, Mapping[str, Any]]]) -> dict[str, An
         "cpu_p99": percentile(cpu, 0.99),
         "cpu_worst": max(cpu),
         "cards": cards,
+        "nodes_mean": statistics.fmean(nodes),
+        "nodes_worst": max(nodes),
         "unscored_cards": unscored_cards,
         "unscored_deals": len(unscored_deals),
     }
@@ -165,6 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200, help="deals reviewed per form (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the matches the deals come from")
     parser.add_argument("--players", default="basic", help="computer players who play the deals (default basic)")
+    parser.add_argument(
+        "--max-nodes", type=int, default=None, help="node budget of each deal (default: the review's own, 0: none)"
+    )
     parser.add_argument("--event-loop", action="store_true", help="review on the server's pool and measure the event loop")
     parser.add_argument("--processes", action="store_true", help="with --event-loop: the pool's work in worker processes")
     args = parser.parse_args(argv)
@@ -192,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed = False
     for form in forms:
         deals = recorded_deals(form, args.deals, args.seed, args.players)
-        row = bench(form, deals)
+        row = bench(form, deals, "default" if args.max_nodes is None else (args.max_nodes or None))
         ok = row["mean"] < TARGET_MEAN_S and row["worst"] < TARGET_WORST_S
         failed |= not ok
         print(
@@ -201,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{'met' if ok else 'MISSED'}",
             flush=True,
         )
+        print(f"{'':<11} nodes a deal: mean {row['nodes_mean']:,.0f}, most {row['nodes_worst']:,}")
         if form == "individual" or row["unscored_cards"]:
             print(
                 f"{'':<11} {row['unscored_cards']} of {row['cards']} cards unscored at the node budget, "

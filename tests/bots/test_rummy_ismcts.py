@@ -166,7 +166,7 @@ def test_ismcts_takes_the_top_discard_that_completes_an_opening():
         {"1": "6H 7H 8H KS 2D 3C JC", "2": "2S 3D 4H 9C TD QC AH"}, indicator="4C", pile="9H", stock="QD 5D 6D 7D 8D",
     )
     decision = RummyIsmcts(random.Random(1)).decide(state.view("1"))
-    assert decision.action == Draw("discard") and "take it" in decision.reason
+    assert decision.action == Draw("discard") and decision.reason.startswith("take 9H: I go out first in")
 
 
 def test_ismcts_plays_whole_sessions_legally_at_four_and_six_players():
@@ -176,3 +176,16 @@ def test_ismcts_plays_whole_sessions_legally_at_four_and_six_players():
                  for i, s in enumerate(state.seats)}
         play_match(state, seats)  # raises on an illegal move
         assert state.is_over and len(state.score_sheet()) == 1
+
+
+def test_the_rummy_players_by_name():
+    expert = make_player("expert", "rummy", random.Random(1))
+    ismcts = make_player("ismcts", "rummy", random.Random(1))
+    planner = make_player("planner", "rummy", random.Random(1))
+    assert (expert.name, ismcts.name, planner.name) == ("expert", "ismcts", "planner")
+    state = position(
+        {"1": "6H 7H 8H KS 2D 3C JC", "2": "2S 3D 4H 9C TD QC AH"}, indicator="4C", pile="9H", stock="QD 5D 6D 7D 8D",
+    )
+    for player in (expert, ismcts, planner):
+        decision = player.decide(state.view("1"))
+        assert decision.action == Draw("discard") and decision.reason and "\n" not in decision.reason

@@ -108,7 +108,7 @@ def test_expert_extends_the_opponents_runs_once_opened():
 
 
 def test_expert_finishes_sessions_and_beats_random():
-    state = RummyState(RummyOptions(players=2), seed=6)
+    state = RummyState(RummyOptions(players=2, hands=None), seed=6)  # one hand per player
     players = {"1": RummyExpert(random.Random(1)), "2": make_player("random", "rummy", random.Random(2))}
     play_match(state, players)
     points = [d["result"]["points"] for d in state.record()["deals"]]
@@ -150,7 +150,7 @@ def test_expert_decides_from_the_view_only():
 def test_seeded_expert_replays_a_match_exactly():
     records = []
     for _ in range(2):
-        state = RummyState(RummyOptions(players=2), seed=21)
+        state = RummyState(RummyOptions(players=2, hands=None), seed=21)  # one hand per player
         players = {"1": RummyExpert(random.Random(4)), "2": make_player("basic", "rummy", random.Random(5))}
         play_match(state, players)
         records.append(state.record())

@@ -14,7 +14,7 @@ from nines.games.rummy import Discard, Draw, Lay, RummyOptions, RummyState, Swap
 
 def test_make_player_gives_the_basic_rummy_player() -> None:
     player = make_player("basic", "rummy", random.Random(1))
-    assert isinstance(player, RummyBasic) and player.name == "basic"
+    assert isinstance(player.player, RummyBasic) and player.name == "basic"  # seated behind the loop guard
 
 
 @pytest.mark.parametrize("players", range(2, 9))

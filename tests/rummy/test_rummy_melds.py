@@ -138,6 +138,7 @@ def test_a_monkey_is_one_rank_in_different_suits() -> None:
     assert isinstance(monkey, MonkeyShape) and monkey.rank is Rank.NINE
     assert [p.text for p in monkey.placements] == ["9S", "9H", "9C"]
     assert isinstance(shape("9C 9H JK=9S 9D"), MonkeyShape)
+    assert isinstance(shape("JK=9C TC=9H JK=9S"), MonkeyShape)  # all wild, as a run may be (seed 002)
 
 
 @pytest.mark.parametrize(
@@ -146,7 +147,6 @@ def test_a_monkey_is_one_rank_in_different_suits() -> None:
         ("9C 9H 9H", 3, "different suits"),
         ("9C 9H", 3, "3 or 4"),
         ("9C 9H 9S", 4, "all four suits"),
-        ("JK=9C TC=9H JK=9S", 3, "natural"),
     ],
 )
 def test_what_is_not_a_monkey(text: str, min_size: int, why: str) -> None:

@@ -258,13 +258,14 @@ def test_no_monkey_until_all_four_runs_are_down() -> None:
     refused(state, "lay 9S 9H 9D 9C", "until all four suit runs are on the table .no run yet in clubs")
 
 
-def two_deck_monkeys(hand: str, opened: tuple[str, ...] = ("1",), table=FOUR_RUNS) -> RummyState:
+def two_deck_monkeys(hand: str, opened: tuple[str, ...] = ("1",), table=FOUR_RUNS, **options: object) -> RummyState:
     state = position(
         {"1": hand, "2": "6C 7C 8C JS", "3": "7S 8S JD QD"},
         table=table,
         opened=opened,
         stock="5D KD",
         decks=2,
+        **options,
     )
     state.apply("draw stock")
     return state
@@ -292,9 +293,18 @@ def test_only_one_monkey_of_each_rank_and_a_three_card_monkey_takes_its_missing_
     check_table(state)
 
 
-def test_a_monkey_needs_a_natural_card() -> None:
+def test_a_monkey_may_be_all_wild_as_the_seed_allows_unless_the_table_asks_for_a_natural_card() -> None:
+    # seed 002: a wild stands in for any card a legal run or monkey needs
     state = two_deck_monkeys("JK JK 5C 5H KH", table=FOUR_RUNS)
-    refused(state, "lay JK=9S 5C=9H JK=9D", "at least one natural")
+    all_wild = state.parse_action("lay JK=9S 5C=9H JK=9D")
+    assert all_wild in state.legal_actions()
+    state.apply(all_wild)
+    monkey = state.deal.table.get("9")
+    assert monkey is not None and monkey.kind == "monkey" and monkey.wild_count == 3
+    check_table(state)
+    strict = two_deck_monkeys("JK JK 5C 5H KH", table=FOUR_RUNS, natural_in_monkey=True)
+    assert all_wild not in strict.legal_actions()
+    refused(strict, "lay JK=9S 5C=9H JK=9D", "at least one natural")
 
 
 # -- opening ---------------------------------------------------------------------------

@@ -89,34 +89,59 @@ def test_running_totals_and_the_end_of_the_session() -> None:
     assert state.winners == [seat for seat in state.seats if totals[seat] == low]
 
 
-def test_a_session_plays_one_hand_per_player_by_default() -> None:
-    assert RummyOptions(players=5).session_hands == 5
+def test_a_session_is_open_by_default_and_a_number_of_hands_is_an_option() -> None:
+    assert RummyOptions().open_session and RummyOptions().session_hands is None
+    assert RummyOptions(players=5, hands=None).session_hands == 5  # one hand per player
     assert RummyOptions(players=5, hands=2).session_hands == 2
+    assert RummyOptions(players=3).fixed_session().session_hands == 3
     with pytest.raises(OptionsError, match="at least one hand"):
         RummyOptions(hands=0)
+    with pytest.raises(OptionsError, match="open"):
+        RummyOptions(hands="forever")  # type: ignore[arg-type]
 
 
 def test_a_hand_of_endless_discard_throwbacks_ends_at_the_turn_limit():
-    """Two basic players on seed 13 keep taking the top discard and throwing it back, so the
-    stock never runs out; the turn limit ends the hand and scores it as it stands."""
+    """Two basic players on seed 13, seated without the loop guard, keep taking the top discard
+    and throwing it back, so the stock never runs out; under the capped preset the turn limit
+    ends the hand, scored as it stands, after exactly 120 turns (the record said 121)."""
     import random
+    from dataclasses import replace
 
-    from nines.bots import make_player, play_match
-    from nines.games.rummy import RummyOptions, RummyState
+    from nines.bots import play_match
+    from nines.bots.rummy_basic import RummyBasic
+    from nines.games.rummy import PRESETS, RummyState
 
-    state = RummyState(RummyOptions(players=2, hands=1), 13)
-    play_match(state, {seat: make_player("basic", "rummy", random.Random(i)) for i, seat in enumerate(state.seats)})
+    state = RummyState(replace(PRESETS["capped"], players=2, hands=1), 13)
+    play_match(state, {seat: RummyBasic(random.Random(i)) for i, seat in enumerate(state.seats)})
     result = state.record()["deals"][0]["result"]
     assert state.is_over and result["ended_by"] == "turns" and result["went_out"] is None
     assert state.deal.turn == 60 * 2  # every player had 60 turns
+    assert result["turns"] == 120
+
+
+def test_the_loop_guard_lets_the_same_players_finish_the_standard_hand():
+    """The same deal under the standard rules (no caps): seated as every table seats them, the
+    basic players never take back a card they threw away, and someone goes out."""
+    import random
+    from dataclasses import replace
+
+    from nines.bots import make_player, play_match
+    from nines.games.rummy import RummyState
+
+    state = RummyState(replace(RummyOptions(), players=2, hands=1), 13)
+    play_match(state, {seat: make_player("basic", "rummy", random.Random(i)) for i, seat in enumerate(state.seats)})
+    result = state.record()["deals"][0]["result"]
+    assert state.is_over and result["ended_by"] == "out" and result["went_out"] in state.seats
+    assert result["turns"] == state.deal.turn + 1
 
 
 def test_the_turn_limit_is_an_option_and_refuses_nonsense():
     import pytest
 
     from nines.games.contract import OptionsError
-    from nines.games.rummy import RummyOptions
+    from nines.games.rummy import PRESETS, RummyOptions
 
-    assert RummyOptions().turns_per_player == 60 and RummyOptions(turns_per_player=None).turns_per_player is None
+    assert RummyOptions().turns_per_player is None and RummyOptions().reshuffles is None  # seed 002
+    assert PRESETS["capped"].turns_per_player == 60 and PRESETS["capped"].reshuffles == 2
     with pytest.raises(OptionsError, match="turns_per_player"):
         RummyOptions(turns_per_player=1)

@@ -25,7 +25,7 @@ def _oracle() -> RummyOracle:
 def test_rummy_oracle_plays_whole_two_player_matches_legally():
     oracle = _oracle()
     basic = make_player("basic", "rummy")
-    state = RummyState(RummyOptions(players=2), seed=7)
+    state = RummyState(RummyOptions(players=2, hands=None), seed=7)  # one hand per player
     decisions = 0
     while not state.is_over:
         seat = state.acting_seat

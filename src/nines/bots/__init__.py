@@ -6,12 +6,13 @@ players register themselves in :data:`PLAYER_FACTORIES`.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
 
 from ..games import get_game
 from ..games.contract import GameState
-from .base import Decision, Player
+from .base import Decision, Player, UnknownPlayer
 from .random_player import RandomPlayer
 
 PlayerFactory = Callable[[str, random.Random], Player]
@@ -30,7 +31,7 @@ def _basic(game_id: str, rng: random.Random) -> Player:
         from .rummy_basic import RummyBasic
 
         return RummyBasic(rng)
-    raise ValueError(f"no basic player for {game_id}")
+    raise UnknownPlayer(f"no basic player for {game_id}")
 
 
 def _random(game_id: str, rng: random.Random) -> Player:
@@ -42,18 +43,37 @@ PLAYER_FACTORIES: dict[str, PlayerFactory] = {"random": _random, "basic": _basic
 
 from . import strong as _strong  # noqa: E402  (the search players register here)
 
-PLAYER_FACTORIES.update({"ismcts": _strong.ismcts, "expert": _strong.expert})
+PLAYER_FACTORIES.update({"ismcts": _strong.ismcts, "expert": _strong.expert, "planner": _strong.planner})
 
 
-class UnknownPlayer(ValueError):
-    """No computer player has that name."""
+@functools.cache
+def players_for(game_id: str) -> tuple[str, ...]:
+    """The names of the computer players that play this game (those whose factory accepts it)."""
+    names = []
+    for name, factory in PLAYER_FACTORIES.items():
+        try:
+            factory(game_id, random.Random(0))
+        except UnknownPlayer:
+            continue
+        names.append(name)
+    return tuple(names)
 
 
 def make_player(name: str, game_id: str, rng: random.Random | None = None) -> Player:
+    """The computer player ``name`` for this game; an unknown name or a player of other games is refused
+    with the names of the players this game has."""
     factory = PLAYER_FACTORIES.get(name)
     if factory is None:
-        raise UnknownPlayer(f"unknown player {name!r}; the players are: {', '.join(PLAYER_FACTORIES)}")
-    return factory(game_id, rng or random.Random(0))
+        raise UnknownPlayer(f"unknown player {name!r}; the players for {game_id} are: {', '.join(players_for(game_id))}")
+    try:
+        player = factory(game_id, rng or random.Random(0))
+    except UnknownPlayer:
+        raise UnknownPlayer(
+            f"{name!r} does not play {game_id}; the players for {game_id} are: {', '.join(players_for(game_id))}"
+        ) from None
+    from .loop_guard import guard
+
+    return guard(game_id, player)
 
 
 def play_match(state: GameState, players: Mapping[str, Player], max_actions: int = 1_000_000) -> GameState:
@@ -68,4 +88,4 @@ def play_match(state: GameState, players: Mapping[str, Player], max_actions: int
     raise RuntimeError("the match did not finish")
 
 
-__all__ = ["Decision", "Player", "PLAYER_FACTORIES", "UnknownPlayer", "make_player", "play_match"]
+__all__ = ["Decision", "Player", "PLAYER_FACTORIES", "UnknownPlayer", "make_player", "play_match", "players_for"]

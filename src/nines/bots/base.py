@@ -26,3 +26,7 @@ class Player(Protocol):
     def decide(self, view: Any) -> Decision:
         """Choose among ``view.legal`` (the text forms of the legal actions)."""
         ...
+
+
+class UnknownPlayer(ValueError):
+    """No computer player has that name, or the player named does not play this game."""

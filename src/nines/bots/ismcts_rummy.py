@@ -19,9 +19,8 @@ playouts are the race.
   (:class:`nines.bots.expert_rummy.RummyExpert`), which lays whatever does not leave
   the hand worse placed.
 
-With ``read_opponents`` the worlds are weighted by what the opponents showed
-(:mod:`nines.bots.rummy_reading`); without it they are dealt uniformly over the unseen
-cards, knowing only the cards picked up from the pile.  The budget (worlds and the race's
+The worlds are weighted by what the opponents showed (:mod:`nines.bots.rummy_reading`):
+``RaceBudget.reading`` says how much of it is read.  The budget (worlds and the race's
 length) is a number, so a seeded match replays exactly.
 """
 
@@ -36,7 +35,7 @@ from ..games.rummy import Discard, Draw, RummyView
 from .base import Decision
 from .expert_rummy import RummyBudget, RummyExpert, RummyReading, without
 from .rummy_plan import table_key
-from .rummy_race import Progress, Runner, deal_draws, race, shape_of
+from .rummy_race import Progress, Runner, card_points, deal_draws, race, shape_of
 from .rummy_reading import OpponentReading
 from .rummy_worlds import World, sample_world
 
@@ -47,15 +46,30 @@ class RaceBudget:
     """Imagined deals per decision: every option is played through each."""
     turns: int = 12
     """Turns each player draws in a race before the hand is judged as it stands."""
-    read_opponents: bool = True
-    """Weight the imagined hands by the opponents' pick-ups, pass-overs, discards and set plays."""
+    reading: str = "all"
+    """How the imagined hands are weighted: ``all`` by the opponents' pick-ups, pass-overs,
+    discards and set plays; ``draws`` by their pick-ups and pass-overs only; ``none`` not at all
+    (only the cards they are known to hold are placed)."""
+
+    def __post_init__(self) -> None:
+        if self.reading not in ("all", "draws", "none"):
+            raise ValueError(f"reading is all, draws or none, not {self.reading!r}")
+
+
+ISMCTS_BUDGET = RaceBudget(worlds=24, turns=12, reading="draws")
+"""``ismcts``: the information-set search as the issue asks for it, the worlds consistent with the
+view including the cards the opponents picked up and passed over."""
+
+EXPERT_BUDGET = RaceBudget(worlds=48, turns=14, reading="all")
+"""``expert``: twice the worlds, a longer race and everything the opponents showed read."""
 
 
 class RummyIsmcts(RummyExpert):
     name = "ismcts"
 
-    def __init__(self, rng: random.Random, budget: RaceBudget | None = None) -> None:
+    def __init__(self, rng: random.Random, budget: RaceBudget | None = None, name: str = "ismcts") -> None:
         super().__init__(rng, RummyBudget())
+        self.name = name
         self.race_budget = budget or RaceBudget()
         self.last_discards: dict[Card, tuple[float, float, float]] = {}
         """The last discard's options: (mean result, share of worlds out first, share fed to the next player)."""
@@ -66,7 +80,8 @@ class RummyIsmcts(RummyExpert):
     # -- the worlds ------------------------------------------------------------------------
 
     def _worlds(self, reading: RummyReading) -> list[World]:
-        opponents = OpponentReading(reading.view) if self.race_budget.read_opponents else None
+        how = self.race_budget.reading
+        opponents = None if how == "none" else OpponentReading(reading.view, everything=how == "all")
         return [sample_world(reading, opponents, self.rng) for _ in range(self.race_budget.worlds)]
 
     def _turns(self, reading: RummyReading) -> int:
@@ -97,19 +112,22 @@ class RummyIsmcts(RummyExpert):
                 for i, seat in enumerate(_in_turn(view))
             ]
             for source, card in (("stock", world.stock[0]), ("discard", top)):
-                mine = Progress(Runner(me, len(hand), reading.opened, [card] + later[-1]), runs, is_wild)
+                worth = card_points(hand + [card], reading.points, is_wild)
+                mine = Progress(Runner(me, len(hand), reading.opened, [card] + later[-1], worth), runs, is_wild)
                 result = race([mine] + opponents)
                 total[source] += result[0] - sum(result[1:]) / (players - 1)
                 out[source] += result[0] == 0.0
         n = self.race_budget.worlds
         pile, stock = total["discard"] / n, total["stock"] / n
+        take = pile < stock
+        chosen, other = ("discard", "stock") if take else ("stock", "discard")
         note = (
-            f"taking {top.code}: {pile:+.1f} points against the table, out first in {100 * out['discard'] / n:.0f}% of "
-            f"{n} imagined deals; the stock: {stock:+.1f}, {100 * out['stock'] / n:.0f}%"
+            f"I go out first in {100 * out[chosen] / n:.0f}% of {n} likely deals and score {_points(total[chosen] / n)} "
+            f"({'the stock' if take else top.code}: {100 * out[other] / n:.0f}%, {_points(total[other] / n)})"
         )
-        if pile < stock:
-            return Decision(Draw("discard"), f"{note}: take it")
-        return Decision(Draw("stock"), f"{note}: draw")
+        if take:
+            return Decision(Draw("discard"), f"take {top.code}: {note}")
+        return Decision(Draw("stock"), f"draw from the stock: {note}")
 
     # -- the discard -------------------------------------------------------------------
 
@@ -124,6 +142,7 @@ class RummyIsmcts(RummyExpert):
         turns = self._turns(reading)
         cards = list(dict.fromkeys(d.card for d in discards))
         shapes = {card: shape_of(without(hand, [card]), is_wild) for card in cards}
+        worth = {card: card_points(without(hand, [card]), reading.points, is_wild) for card in cards}
         total = dict.fromkeys(cards, 0.0)
         wins = dict.fromkeys(cards, 0)
         fed = dict.fromkeys(cards, 0)
@@ -146,7 +165,7 @@ class RummyIsmcts(RummyExpert):
                     taker = Runner(following_runner.start, following_runner.holds, following_runner.opened,
                                    [card] + list(following_runner.draws[1:]))
                     racing = [Progress(taker, runs, is_wild)] + opponents[1:]
-                mine = Progress(Runner(shapes[card], len(hand) - 1, reading.opened, draws[-1]), runs, is_wild)
+                mine = Progress(Runner(shapes[card], len(hand) - 1, reading.opened, draws[-1], worth[card]), runs, is_wild)
                 result = race(racing + [mine])
                 total[card] += result[-1] - sum(result[:-1]) / (players - 1)
                 wins[card] += result[-1] == 0.0
@@ -158,9 +177,16 @@ class RummyIsmcts(RummyExpert):
         note = f"; {following} would take it in {100 * fed[best] / n:.0f}% of them" if fed[best] else ""
         return Decision(
             action,
-            f"discard {best.code}: {total[best] / n:+.1f} points against the table, out first in "
-            f"{100 * wins[best] / n:.0f}% of {n} imagined deals{note}",
+            f"discard {best.code}: I go out first in {100 * wins[best] / n:.0f}% of {n} likely deals and score "
+            f"{_points(total[best] / n)}{note}",
         )
+
+
+def _points(difference: float) -> str:
+    """A mean penalty difference (this seat's less the others' average) in words."""
+    if abs(difference) < 0.05:
+        return "as much as the others"
+    return f"{abs(difference):.1f} points {'less' if difference < 0 else 'more'} than the others"
 
 
 def _in_turn(view: RummyView) -> list[str]:
@@ -183,4 +209,4 @@ def _fits(reading: RummyReading, hand: list[Card], seat: str, card: Card, runs: 
     return placed_after > placed_before
 
 
-__all__ = ["RaceBudget", "RummyIsmcts"]
+__all__ = ["EXPERT_BUDGET", "ISMCTS_BUDGET", "RaceBudget", "RummyIsmcts"]

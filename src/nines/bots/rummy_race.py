@@ -7,7 +7,8 @@ hand and the cards drawn so far can place all but the one it throws last (which 
 it throws on the turns between is chosen with hindsight, as the rummy oracle does).  The
 first to go out scores 0 and every other player pays for what it still holds
 (RULES.md, "Scoring"): the never-opened penalty if its cards cannot make an opening yet,
-otherwise its unplaced cards at :data:`DEAD_CARD_POINTS` each.
+otherwise its unplaced cards at :data:`DEAD_CARD_POINTS` each (a player who knows its
+own cards counts what they are worth: :func:`card_points`).
 
 The plan is asked about the hand's *shape* (its wilds and each suit's ranks as a bit
 mask, :func:`nines.bots.rummy_plan.plan_shape`), grown one draw at a time, and only as far as the race goes:
@@ -55,6 +56,15 @@ def add_card(shape: Shape, card: Card, is_wild: Callable[[Card], bool]) -> Shape
     return wilds, grown, count + 1  # type: ignore[return-value]
 
 
+def card_points(cards: Sequence[Card], points: Callable[[Card], int], is_wild: Callable[[Card], bool]) -> float:
+    """What an unplaced card of ``cards`` costs on average: the naturals' mean (wilds are always placed).
+
+    Throwing an expensive card lowers it, so when a race is lost the cheaper hand pays less.
+    """
+    naturals = [points(card) for card in cards if not is_wild(card)]
+    return sum(naturals) / len(naturals) if naturals else DEAD_CARD_POINTS
+
+
 @dataclass(frozen=True)
 class Runner:
     """One player in the race: the cards it starts from, how many it holds after each turn, its draws."""
@@ -64,6 +74,8 @@ class Runner:
     """Cards held after each turn's discard: all of them must be placed but the last one thrown."""
     opened: bool
     draws: Sequence[Card]
+    card_points: float = 6.0
+    """What each unplaced card would cost it (:data:`DEAD_CARD_POINTS` when its cards are unknown)."""
 
 
 class Progress:
@@ -91,12 +103,12 @@ class Progress:
         return states[t]
 
 
-def penalty(holds: int, opened: bool, state: tuple[int, bool]) -> float:
+def penalty(runner: Runner, state: tuple[int, bool]) -> float:
     """What a player pays if the hand ends now, with its plan as ``state``."""
     placed, can_open = state
-    if not opened and not can_open:
+    if not runner.opened and not can_open:
         return UNOPENED_POINTS
-    return DEAD_CARD_POINTS * max(0, holds - placed)
+    return runner.card_points * max(0, runner.holds - placed)
 
 
 def race(runners: Sequence[Progress]) -> list[float]:
@@ -111,10 +123,10 @@ def race(runners: Sequence[Progress]) -> list[float]:
             if runners[i].at(t)[0] >= runners[i].runner.holds:
                 # runner i goes out on its turn t: those before it have drawn t + 1 times, the rest t
                 return [
-                    0.0 if j == i else penalty(r.runner.holds, r.runner.opened, r.at(t if j < i else t - 1))
+                    0.0 if j == i else penalty(r.runner, r.at(t if j < i else t - 1))
                     for j, r in enumerate(runners)
                 ]
-    return [penalty(r.runner.holds, r.runner.opened, r.at(turns - 1)) for r in runners]
+    return [penalty(r.runner, r.at(turns - 1)) for r in runners]
 
 
 def deal_draws(stock: Sequence[Card], players: int, turns: int) -> list[list[Card]]:
@@ -122,4 +134,4 @@ def deal_draws(stock: Sequence[Card], players: int, turns: int) -> list[list[Car
     return [list(stock[i : players * turns : players]) for i in range(players)]
 
 
-__all__ = ["DEAD_CARD_POINTS", "UNOPENED_POINTS", "Progress", "Runner", "add_card", "deal_draws", "race", "shape_of"]
+__all__ = ["DEAD_CARD_POINTS", "UNOPENED_POINTS", "Progress", "Runner", "add_card", "card_points", "deal_draws", "race", "shape_of"]

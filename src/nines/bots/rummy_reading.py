@@ -89,14 +89,17 @@ class SeatReading:
 class OpponentReading:
     """The likelihood weights of the unseen cards, opponent by opponent, read from the hand's public moves."""
 
-    def __init__(self, view: RummyView) -> None:
+    def __init__(self, view: RummyView, everything: bool = True) -> None:
+        """``everything=False`` reads only the draws: the cards picked up and passed over."""
         assert view.seat is not None
+        self.everything = everything
         wild_rank = Rank.parse(view.wild_rank)
         self.is_wild = lambda card: card.rank is None or card.rank is wild_rank
         self.seats: dict[str, SeatReading] = {s: SeatReading() for s in view.seats if s != view.seat}
         claimed = {Suit.parse(s.id) for s in view.table if s.kind == "run"}
         self._read_moves(view, claimed)
-        self._read_table(view)
+        if everything:
+            self._read_table(view)
 
     def weight(self, seat: str, card: Card) -> float:
         return self.seats[seat].weight(card)
@@ -132,7 +135,7 @@ class OpponentReading:
             elif verb == "discard":
                 card = Card.parse(words[1])
                 top = card
-                if seat in self.seats:
+                if seat in self.seats and self.everything:
                     discards[seat].append(card)
                     if self._natural(card):
                         evidence.append((seat, draws_since[seat], card, "discarded"))

@@ -1,4 +1,4 @@
-"""Factories for the search players, ``ismcts`` and ``expert``, registered in :data:`PLAYER_FACTORIES`.
+"""Factories for the search players, ``ismcts``, ``expert`` and rummy's ``planner``, registered in :data:`PLAYER_FACTORIES`.
 
 Each takes the game id and the player's own generator (all its random choices come
 from it, so a seeded match replays exactly) and returns the player for that game.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Player
+from .base import Player, UnknownPlayer
 
 
 def ismcts(game_id: str, rng: random.Random) -> Player:
@@ -23,10 +23,10 @@ def ismcts(game_id: str, rng: random.Random) -> Player:
 
         return ElyigitIsmcts(rng)
     if game_id == "rummy":
-        from .ismcts_rummy import RummyIsmcts
+        from .ismcts_rummy import ISMCTS_BUDGET, RummyIsmcts
 
-        return RummyIsmcts(rng)
-    raise ValueError(f"no ismcts player for {game_id}")
+        return RummyIsmcts(rng, ISMCTS_BUDGET)
+    raise UnknownPlayer(f"no ismcts player for {game_id}")
 
 
 def expert(game_id: str, rng: random.Random) -> Player:
@@ -40,7 +40,18 @@ def expert(game_id: str, rng: random.Random) -> Player:
 
         return ElyigitExpert(rng)
     if game_id == "rummy":
+        from .ismcts_rummy import EXPERT_BUDGET, RummyIsmcts
+
+        return RummyIsmcts(rng, EXPERT_BUDGET, name="expert")
+    raise UnknownPlayer(f"no expert player for {game_id}")
+
+
+def planner(game_id: str, rng: random.Random) -> Player:
+    """Nines rummy only: the hand planner with a look one draw ahead (the rummy expert until the race player)."""
+    if game_id == "rummy":
         from .expert_rummy import RummyExpert
 
-        return RummyExpert(rng)
-    raise ValueError(f"no expert player for {game_id}")
+        player = RummyExpert(rng)
+        player.name = "planner"
+        return player
+    raise UnknownPlayer(f"the planner plays Nines rummy only, not {game_id}")

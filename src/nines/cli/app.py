@@ -6,11 +6,13 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 
 from ..bots import UnknownPlayer, make_player, play_match
+from ..games import unattended
 from ..record import RecordError
 from ..record import replay as replay_record
 from .commands import register_all
@@ -41,6 +43,32 @@ def _players_for(seats: tuple[str, ...], names: str, game_id: str, rng: random.R
         raise typer.BadParameter(str(error), param_hint="--players") from None
 
 
+def _player_count_and_names(spec_id: str, players: str | None, pairs: list[str] | None, others: int = 0) -> tuple[dict[str, Any], str | None]:
+    """``--players`` is the same in every command: a number of players, or computer players' names.
+
+    A number sets the rummy option ``players`` (the trick games' forms fix their number of
+    seats); names are the computer players, and in rummy as many names as seats (plus the
+    person at the keyboard, ``others=1``) also set the number of players unless ``-o players=``
+    does.  Returns the option to add and the names (``None`` for a bare number).
+    """
+    if players is None:
+        return {}, None
+    text = players.strip()
+    if text.isdigit():
+        if spec_id != "rummy":
+            raise typer.BadParameter(
+                f"{text} players: the number of players of {spec_id} is fixed by its form (see 'nines presets {spec_id}'); "
+                "--players takes a number only for rummy, or the computer players' names (e.g. basic,expert)",
+                param_hint="--players",
+            )
+        return {"players": int(text)}, None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    explicit = any(pair.partition("=")[0].strip() == "players" for pair in pairs or [])
+    if spec_id == "rummy" and len(names) > 1 and not explicit:
+        return {"players": len(names) + others}, text
+    return {}, text
+
+
 @app.command()
 def presets(game: str = typer.Argument(..., help="neuf, elyigit or rummy")) -> None:
     """List a game's named rules presets and the options each sets."""
@@ -61,7 +89,10 @@ def presets(game: str = typer.Argument(..., help="neuf, elyigit or rummy")) -> N
 def simulate(
     game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed for the deals (the whole match is reproducible from it)."),
-    players: str = typer.Option("basic", "--players", help="Comma-separated player names, one per seat (or one for all)."),
+    players: str = typer.Option(
+        "basic", "--players",
+        help="Computer players' names, one per seat or one for all (rummy: as many names as players); or, for rummy, a number of players.",
+    ),
     preset: str | None = PresetOpt,
     option: list[str] | None = OptionOpt,
     json_out: bool = typer.Option(False, "--json", help="Print the whole match as a game record (JSON)."),
@@ -69,9 +100,11 @@ def simulate(
 ) -> None:
     """Let computer players play a whole match and print its record or a summary."""
     spec = game_spec(game)
-    options = build_options(spec, preset, option)
+    extra, names = _player_count_and_names(spec.id, players, option)
+    # nobody is there to end an open rummy session: it plays one hand per player
+    options = unattended(build_options(spec, preset, option, extra))
     state = spec.new_match(options, seed)
-    seated = _players_for(state.seats, players, spec.id, random.Random(seed))
+    seated = _players_for(state.seats, names or "basic", spec.id, random.Random(seed))
     play_match(state, seated)  # type: ignore[arg-type]
     record = state.record(players={seat: p.name for seat, p in seated.items()})  # type: ignore[call-arg, attr-defined]
     text = json.dumps(record, indent=None if json_out else 2)
@@ -111,8 +144,11 @@ def play(
     game: str = typer.Argument(..., help="neuf, elyigit or rummy"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the deals (random if omitted)."),
     seat: str | None = typer.Option(None, "--seat", help="Your seat (default: the first seat, S in Le Neuf)."),
-    opponents: str = typer.Option("basic", "--opponents", help="Computer players for the other seats (one name, or one per seat)."),
-    players_count: int | None = typer.Option(None, "--players", "-n", help="Number of players, for rummy."),
+    opponents: str | None = typer.Option(None, "--opponents", help="Computer players for the other seats (one name, or one per seat); basic by default."),
+    players: str | None = typer.Option(
+        None, "--players", "-n",
+        help="For rummy, the number of players; or the computer players' names for the other seats (as --opponents).",
+    ),
     preset: str | None = PresetOpt,
     option: list[str] | None = OptionOpt,
 ) -> None:
@@ -120,7 +156,13 @@ def play(
     from .terminal import play_in_terminal
 
     spec = game_spec(game)
-    extra = {"players": players_count} if players_count is not None else None
+    extra, names = _player_count_and_names(spec.id, players, option, others=1)
+    if names is not None and opponents is not None:
+        raise typer.BadParameter(
+            "name the computer players once: with --players or with --opponents (they mean the same in 'nines play')",
+            param_hint="--players",
+        )
+    opponents = names or opponents or "basic"
     options = build_options(spec, preset, option, extra)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)

@@ -52,6 +52,13 @@ class GameSpec:
         return self.state_type(options if options is not None else self.options(), seed)
 
 
+def unattended(options: Any) -> Any:
+    """Options for a match nobody watches (simulations, tournaments): a session the table would
+    end (rummy's open session) gets a fixed number of hands instead."""
+    fixed = getattr(options, "fixed_session", None)
+    return fixed() if callable(fixed) else options
+
+
 class UnknownGame(ValueError):
     """No game has that id."""
 

@@ -103,6 +103,7 @@ def review_deal(
         contract=contract,
         seat_order=tuple(options.seats),
         budget=budget.total,
+        nodes=budget.used,
         notes=tuple(notes),
     )
 

@@ -219,6 +219,9 @@ class DealReview:
     seat_order: tuple[str, ...] = ()
     budget: int | None = None
     """the node budget the deal was reviewed under (``None``: none)"""
+    nodes: int = 0
+    """nodes the solver searched for the deal: a measure of the work that does not depend on the machine
+    (left out of the JSON: it depends on what the solvers had already learnt, so on what they reviewed before)"""
     notes: tuple[str, ...] = field(default=())
 
     @property

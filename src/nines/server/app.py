@@ -27,6 +27,7 @@ from ..games.contract import RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
+from .limits import BodyLimit, Rates, SocketGate, check_name
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -61,11 +62,11 @@ HTTP_STATUS = {
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
     ErrorCode.UNAVAILABLE: 503,
+    ErrorCode.LIMIT: 429,
 }
 UNAVAILABLE = "the tables' database cannot be reached just now; nothing was done: try again in a moment"
 HELLO_TIMEOUT_S = 15
 HEALTH_TIMEOUT_S = 2
-MAX_QUEUED = 500
 
 
 def error_response(error: TableError) -> JSONResponse:
@@ -76,22 +77,32 @@ def error_response(error: TableError) -> JSONResponse:
 class SocketConnection:
     """One WebSocket at a table; messages are queued and written in order by :meth:`pump`."""
 
-    def __init__(self, websocket: WebSocket, seat: str | None) -> None:
+    def __init__(self, websocket: WebSocket, seat: str | None, max_queued_bytes: int = 2 * 1024 * 1024) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.max_queued_bytes = max_queued_bytes
+        self.queued_bytes = 0
+        self._closed = False
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: BaseModel) -> None:
         self.send_text(message.model_dump_json())
 
     def send_text(self, text: str) -> None:
-        if self._queue.qsize() > MAX_QUEUED:  # a client that stopped reading: let it reconnect
+        if self._closed:
+            return
+        if self.queued_bytes + len(text) > self.max_queued_bytes:
+            # a reader that stopped reading: drop it (by bytes held, not messages) and let it reconnect
+            log.info("socket.slow_reader_dropped", seat=self.seat or "spectator", queued_bytes=self.queued_bytes)
             self.close()
             return
+        self.queued_bytes += len(text)
         self._queue.put_nowait(text)
 
     def close(self) -> None:
-        self._queue.put_nowait(None)
+        if not self._closed:
+            self._closed = True
+            self._queue.put_nowait(None)
 
     async def pump(self) -> None:
         while True:
@@ -100,6 +111,7 @@ class SocketConnection:
                 with contextlib.suppress(Exception):
                     await self.websocket.close()
                 return
+            self.queued_bytes -= len(text)
             await self.websocket.send_text(text)
 
 
@@ -169,6 +181,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.manager = manager
     app.state.reviews = reviews
     app.state.config = config
+    limits = config.limits
+    gate = SocketGate(limits)
+    rates = Rates(limits)
+    app.add_middleware(BodyLimit, max_bytes=limits.body_bytes)
 
     @app.middleware("http")
     async def log_requests(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -254,7 +270,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return [{**table.info().model_dump(mode="json"), "invite": table.invite} for table in await manager.listed()]
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        refusal = rates.create_table(_address(request.client))
+        if refusal is not None:
+            raise TableError(ErrorCode.LIMIT, refusal)
         return (await manager.create(body)).model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}")
@@ -316,6 +335,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/people/{name}/stats")
     async def person_stats(name: str) -> dict[str, Any]:
+        try:
+            check_name(name)
+        except ValueError:  # not a name anyone can have: nothing to look up
+            return {"name": name, "known": False, "games": {}}
         known = await asyncio.to_thread(store.person_exists, name)
         games = await asyncio.to_thread(store.person_stats, name) if known else {}
         return {"name": name, "known": known, "games": games}
@@ -324,7 +347,23 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        address = _address(websocket.client)
+        # a page of another site may not open a socket (it would act with the visitor's seat)
+        foreign = gate.origin_refusal(websocket.headers.get("origin"), websocket.headers.get("host"))
+        too_many = None if foreign is not None else gate.admit(address, table_id)
         await websocket.accept()
+        if foreign is not None or too_many is not None:
+            code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
+            with contextlib.suppress(Exception):
+                await websocket.send_text(ErrorMessage(code=code, message=str(foreign or too_many)).model_dump_json())
+                await websocket.close(code=1008)  # policy violation
+            return
+        try:
+            await _table_socket(websocket, table_id, address)
+        finally:
+            gate.release(address, table_id)
+
+    async def _table_socket(websocket: WebSocket, table_id: str, address: str) -> None:
         try:
             first = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_TIMEOUT_S)
             hello = Hello.model_validate_json(first)
@@ -344,7 +383,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
                 await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
             return
-        conn = SocketConnection(websocket, seat)
+        conn = SocketConnection(websocket, seat, limits.queued_bytes)
+        socket_key = f"{address}:{id(conn)}"
         pump = asyncio.create_task(conn.pump())
         await manager.attach(table, conn)
         log.info("socket.open", table=table.id, seat=seat or "spectator")
@@ -356,6 +396,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 text = frame.get("text")
                 if text is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
+                    continue
+                if len(text) > limits.frame_bytes:
+                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
+                                           message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
+                    continue
+                if (too_fast := rates.message(socket_key)) is not None:
+                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
                 await _dispatch(manager, table, conn, text)
         except WebSocketDisconnect:
@@ -399,6 +446,11 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         return
     if reply is not None:
         conn.send(reply)
+
+
+def _address(client: Any) -> str:
+    """The client's address as the connection shows it (behind a proxy, the proxy's)."""
+    return str(client.host) if client is not None else "unknown"
 
 
 def _safe_url(url: str) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from .limits import Limits
 
 DEFAULT_DATA_DIR = Path("data")
 
@@ -37,6 +39,9 @@ class ServerConfig:
 
     address: str = ""
     """Where people open the tables (``http://localhost:8000/``): printed once the server is ready."""
+
+    limits: Limits = field(default_factory=Limits)
+    """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.limits`)."""
 
     def sqlite_path(self) -> Path | None:
         """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""

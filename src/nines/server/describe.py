@@ -11,13 +11,12 @@ import dataclasses
 import functools
 import inspect
 import itertools
-import random
 import textwrap
 import types
 import typing
 from typing import Any
 
-from ..bots import PLAYER_FACTORIES, make_player
+from ..bots import players_for
 from ..games import GameSpec, available_games, get_game
 from ..games.contract import options_to_dict
 
@@ -70,19 +69,6 @@ def describe_options(spec: GameSpec) -> list[dict[str, Any]]:
         {"name": f.name, "default": defaults[f.name], "doc": docs.get(f.name, ""), **option_kind(hints[f.name])}
         for f in dataclasses.fields(spec.options_type)
     ]
-
-
-@functools.cache
-def players_for(game_id: str) -> tuple[str, ...]:
-    """The computer players that can play this game (those whose factory accepts it)."""
-    names = []
-    for name in PLAYER_FACTORIES:
-        try:
-            make_player(name, game_id, random.Random(0))
-        except ValueError:  # a player without support for this game (its factory refuses it) is not offered
-            continue
-        names.append(name)
-    return tuple(names)
 
 
 def describe_game(spec: GameSpec) -> dict[str, Any]:

@@ -14,9 +14,13 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"
+from .limits import check_name
+
+NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"  # kept for older callers; names are checked by PersonName
+PersonName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(check_name)]
+"""A name others see: no control or reordering characters, something visible (:func:`~nines.server.limits.check_name`)."""
 SEAT_PATTERN = r"^[A-Za-z0-9]{1,4}$"
 
 
@@ -85,6 +89,7 @@ class ErrorCode(str, enum.Enum):  # noqa: UP042 -- StrEnum would change str() an
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"  # e.g. the seat was taken by someone else
     UNAVAILABLE = "unavailable"  # the database cannot be reached just now: nothing was done, try again
+    LIMIT = "limit"  # a bound on size, count or rate was reached (the message says which): nothing was done
 
 
 class SeatInfo(BaseModel):
@@ -179,7 +184,7 @@ class CreateTable(Strict):
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice]
-    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+    name: PersonName | None = None
     hints: bool = True
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
     public: bool = True
@@ -196,7 +201,7 @@ class ResolveOptions(Strict):
 class JoinSeat(Strict):
     seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
     invite: str = Field(min_length=4, max_length=64)
-    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+    name: PersonName | None = None
 
 
 class HttpAct(Strict):
@@ -209,7 +214,7 @@ class HttpAct(Strict):
 
 
 class Person(Strict):
-    name: Annotated[str, Field(pattern=NAME_PATTERN)]
+    name: PersonName
 
 
 class Seated(BaseModel):

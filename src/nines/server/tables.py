@@ -31,6 +31,7 @@ from . import fronts
 from .config import ServerConfig
 from .delta import Shown
 from .describe import players_for
+from .limits import HintDesk, valid_table_id
 from .logs import log
 from .messages import (
     AckMessage,
@@ -193,7 +194,8 @@ class TableManager:
         self.config = config
         self.instance = config.instance or uuid.uuid4().hex[:8]
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
+        self.hint_desk = HintDesk(config.limits.hint_cache)
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self._closing = False
         self.action_listeners: list[Callable[[Table], None]] = []
@@ -229,20 +231,31 @@ class TableManager:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
-            stored = await asyncio.to_thread(self.store.load_table, table_id)
-            if stored is None:
-                raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
-            table = self._rebuild(stored)
-            if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
-                self.tables[table_id] = table
-            if table.state.is_over and stored.status != "over":
-                # the process stopped between storing the last move and marking the match over
-                await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+        if not valid_table_id(table_id):  # never looked up: no lock, no query (a NUL once failed on PostgreSQL)
+            raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id[:40]!r}")
+        # one load per table at a time; the lock lives only while someone is loading it
+        lock, waiting = self._loading.get(table_id, (asyncio.Lock(), 0))
+        self._loading[table_id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    return table
+                stored = await asyncio.to_thread(self.store.load_table, table_id)
+                if stored is None:
+                    raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
+                table = self._rebuild(stored)
+                if not table.state.is_over:  # a finished table is rebuilt when asked for, not kept
+                    self.tables[table_id] = table
+                if table.state.is_over and stored.status != "over":
+                    # the process stopped between storing the last move and marking the match over
+                    await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners))
+        finally:
+            lock, waiting = self._loading[table_id]
+            if waiting > 1:
+                self._loading[table_id] = (lock, waiting - 1)
+            else:
+                del self._loading[table_id]
         await self._count_results(table)
         return table
 
@@ -381,7 +394,7 @@ class TableManager:
 
     async def join(self, table_id: str, request: JoinSeat) -> Seated:
         table = await self.get(table_id)
-        if not hmac.compare_digest(request.invite, table.invite):
+        if not hmac.compare_digest(request.invite.encode(), table.invite.encode()):  # bytes: any text compares
             raise TableError(ErrorCode.FORBIDDEN, "this invitation is not valid for this table")
         token = secrets.token_urlsafe(24)
         async with table.lock:
@@ -409,7 +422,7 @@ class TableManager:
         held = table.seats.get(seat)
         if held is None or held.kind != "human" or held.token_hash is None or token is None:
             raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
-        if not hmac.compare_digest(held.token_hash, hash_token(token)):
+        if not hmac.compare_digest(held.token_hash.encode(), hash_token(token).encode()):
             raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
         return seat
 
@@ -612,12 +625,22 @@ class TableManager:
             if table.state.acting_seat != seat:
                 raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act")
             view = table.state.view(seat)
+        kept = self.hint_desk.kept(table.id, seat, seq)
+        if kept is not None:  # asked again at the same position: the same answer, no new search
+            return kept  # type: ignore[no-any-return]
         chosen = self.hint_player(table.spec.id)
         if chosen is None:
             raise TableError(ErrorCode.HINTS_OFF, "no computer player can give hints for this game")
-        name, player = chosen
-        decision = await asyncio.to_thread(player.decide, view)
-        return HintMessage(seq=seq, action=str(decision.action), reason=decision.reason, player=name)
+        if not self.hint_desk.start(table.id, seat):
+            raise TableError(ErrorCode.LIMIT, "a hint for your seat is being worked out: it comes in a moment")
+        hint = None
+        try:
+            name, player = chosen
+            decision = await asyncio.to_thread(player.decide, view)
+            hint = HintMessage(seq=seq, action=str(decision.action), reason=decision.reason, player=name)
+        finally:
+            self.hint_desk.finish(table.id, seat, seq, hint)
+        return hint
 
     # -- computer players ----------------------------------------------------------------
 

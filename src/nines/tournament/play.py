@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_player
-from ..games import get_game
+from ..games import get_game, unattended
 from .metrics import metric_for
 from .oracle import ORACLE_FACTORIES, SeesAllCards
 from .schedule import Job, derive_seed
@@ -46,7 +46,8 @@ class GameSetup:
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def options(self) -> Any:
-        return get_game(self.game).options(self.preset, dict(self.overrides))
+        # nobody is there to end an open rummy session: it plays a fixed number of hands
+        return unattended(get_game(self.game).options(self.preset, dict(self.overrides)))
 
 
 def make_seat_player(name: str, game_id: str, rng: random.Random) -> Any:

@@ -24,12 +24,20 @@ def register(app: typer.Typer) -> None:
         bot_delay: float = typer.Option(0.9, "--bot-delay", help="Seconds a computer player waits before moving (tables can change it)."),
         log_format: str = typer.Option("json", "--log-format", help="json (one object per line) or text."),
         log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+        allow_origin: list[str] = typer.Option(
+            [], "--allow-origin",
+            help="Another site whose pages may open table sockets (https://cards.example; repeat for more; * for any). "
+                 "Pages of this server's own address always may.",
+        ),
+        tables_per_minute: int = typer.Option(12, "--tables-per-minute", min=1, help="Tables one address may create in a minute."),
+        sockets_per_address: int = typer.Option(40, "--sockets-per-address", min=1, help="Table sockets one address may hold open."),
     ) -> None:
         """Serve the web tables: open the printed address and play in the browser."""
         import uvicorn
 
         from ...server import ServerConfig, create_app
         from ...server.config import default_database_url
+        from ...server.limits import Limits
         from ...server.logs import configure
 
         if log_format not in ("json", "text"):
@@ -42,8 +50,11 @@ def register(app: typer.Typer) -> None:
             bot_delay_ms=max(0, int(bot_delay * 1000)),
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
+            limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
+                          sockets_per_address=sockets_per_address),
         )
         # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
         # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
+                    ws_max_size=config.limits.frame_bytes,  # a larger frame is refused before it is read
                     ws_per_message_deflate=False)

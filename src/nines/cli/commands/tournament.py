@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ...bots import PLAYER_FACTORIES
+from ...bots import PLAYER_FACTORIES, players_for
 from ...tournament import GameSetup, Summary, TournamentConfig, run, seatings, summarise
 from ...tournament.oracle import ORACLE_FACTORIES
 from ..options import build_options, game_spec, parse_overrides
@@ -28,7 +28,9 @@ def tournament(
     deals: int = typer.Option(200, "--deals", "-n", help="Deals (rummy: hands) to play, at least."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed: the same seed and players give the same numbers."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the numbers do not depend on it)."),
-    preset: str | None = typer.Option(None, "--preset", "-p", help="A named rules preset."),
+    preset: str | None = typer.Option(
+        None, "--preset", "-p", help="A named rules preset (rummy: 'capped' unless given, so that every hand ends)."
+    ),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Override one option: name=value."),
     json_out: bool = typer.Option(False, "--json", help="Print the results as JSON instead of a table."),
 ) -> None:
@@ -39,11 +41,16 @@ def tournament(
     """
     spec = game_spec(game)
     names = [n.strip() for n in players.split(",") if n.strip()]
-    known = set(PLAYER_FACTORIES) | set(ORACLE_FACTORIES)
+    known = [*players_for(spec.id), *ORACLE_FACTORIES]
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise typer.BadParameter(f"unknown player {unknown[0]!r}; the players are: {', '.join(sorted(known))}", param_hint="--players")
+        what = "does not play" if unknown[0] in PLAYER_FACTORIES else "is not a player of"
+        raise typer.BadParameter(
+            f"{unknown[0]!r} {what} {spec.id}; the players for {spec.id} are: {', '.join(known)}", param_hint="--players"
+        )
     overrides = parse_overrides(option)
+    if spec.id == "rummy" and preset is None:
+        preset = "capped"  # tournaments keep the caps that guarantee a hand ends
     if spec.id == "rummy" and "players" not in overrides:
         overrides["players"] = str(len(names))
     options = build_options(spec, preset, [f"{k}={v}" for k, v in overrides.items()])

@@ -16,7 +16,8 @@ MOVES_HELP = (
     "  'lay 7H 8H JK=9H TH'  a new run or monkey (a wild says what it stands for: JK=9H, TC=9H)\n"
     "  'extend H 6H'         add one card to a set (runs are named by suit, monkeys by rank: 'extend 9 9S')\n"
     "  'swap H 9H'           put the natural 9H in place of the wild standing for it, taking the wild\n"
-    "then 'discard 4C' to end the turn.  Also: 'sheet' (score sheet), 'help', 'quit'."
+    "then 'discard 4C' to end the turn.  Also: 'end session' (an open session ends after this hand),\n"
+    "'sheet' (score sheet), 'help', 'quit'."
 )
 
 RANK_WORDS = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
@@ -51,11 +52,19 @@ def _hand(view: RummyView) -> Text:
     return Text.from_markup(" ".join(parts) or "(no cards)")
 
 
+def _session_note(view: RummyView) -> str:
+    if view.hands_in_session is not None:
+        return f" of {view.hands_in_session}"
+    if view.session_ending:
+        return " (the last: the session ends after it)"
+    return " (open session: 'end session' makes this hand the last)"
+
+
 def table(view: RummyView) -> RenderableType:
     lines: list[RenderableType] = []
     wild = RANK_WORDS.get(view.wild_rank, view.wild_rank)
     head = (
-        f"[bold]Hand {view.deal_number} of {view.hands_in_session}[/bold] · starter {view.starter} · "
+        f"[bold]Hand {view.deal_number}{_session_note(view)}[/bold] · starter {view.starter} · "
         f"indicator {card_text(view.indicator.code)}: [bold]{wild}[/bold] and jokers are wild · "
         f"stock {view.stock_size}"
         + (f" (rebuilt {view.reshuffles}\N{MULTIPLICATION SIGN})" if view.reshuffles else "")

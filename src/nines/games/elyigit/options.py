@@ -209,4 +209,14 @@ PRESETS: dict[str, ElyigitOptions] = {
     "follow-suit": replace(
         _STANDARD, must_beat_led_suit=False, must_trump=False, must_overtrump=False, must_undertrump=False
     ),
+    # the seed read to the letter: any number of tricks may open the auction
+    "any-bid": replace(_STANDARD, min_bid=1),
+    # the dealer speaks first in the auction
+    "dealer-bids-first": replace(_STANDARD, first_bidder="dealer"),
+    # play stops at the trick in which a side reaches its target, even the first
+    "stop-at-target": replace(_STANDARD, min_tricks=1),
+    # a contract scores its bid and nothing more: no over- or undertricks
+    "bid-only": replace(_STANDARD, overtrick_points=0, undertrick_points=0),
+    # a shorter match, to 25 points
+    "short-match": replace(_STANDARD, target=25),
 }

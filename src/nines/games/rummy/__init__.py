@@ -1,6 +1,6 @@
 """Nines rummy: 2 to 8 players, nine cards each, an indicator wild, runs and monkeys (seed 002)."""
 
-from .actions import Discard, Draw, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action
+from .actions import Discard, Draw, EndSession, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action
 from .indicator import Wilds
 from .melds import MeldError, MonkeyShape, Placement, RunShape, read_set
 from .options import PRESETS, RummyOptions
@@ -11,6 +11,7 @@ from .view import Move, PlacedCard, RummyView, TableSetView
 __all__ = [
     "Discard",
     "Draw",
+    "EndSession",
     "Extend",
     "Lay",
     "MeldError",

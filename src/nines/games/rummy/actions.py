@@ -7,7 +7,11 @@
 ``extend H JK=6H``        add one card to a set on the table (run ``H``, monkey ``9``)
 ``swap H 9H``             put the natural 9H in place of the wild standing for it
 ``discard 4C``            discard a card, ending the turn
+``end session``           (an open session) the session ends after this hand
 ========================  =======================================================
+
+``end session`` is not a move of the game: any player at the table may ask for it at any
+time, so it is never among the legal moves a player chooses from (see the state's check).
 
 Sets are named by suit (a run) or rank (a monkey): there is only one of each.  Every
 action's text form round-trips through :func:`parse_rummy_action`; actions of every
@@ -27,7 +31,7 @@ from ..contract import IllegalAction
 from .melds import Placement, canonical_order
 
 SOURCES = ("stock", "discard")
-KIND_ORDER = {"draw": 0, "lay": 1, "extend": 2, "swap": 3, "discard": 4}
+KIND_ORDER = {"draw": 0, "lay": 1, "extend": 2, "swap": 3, "discard": 4, "end": 5}
 
 MOVES = (
     "'draw stock', 'draw discard', 'lay 7H 8H JK=9H TH', 'extend H JK=6H', 'swap H 9H' or 'discard 4C'"
@@ -168,7 +172,20 @@ class Discard(_Ordered):
         return {"action": "discard", "card": self.card.code}
 
 
-RummyAction = Draw | Lay | Extend | Swap | Discard
+@dataclass(frozen=True, slots=True, eq=True)
+class EndSession(_Ordered):
+    """Seed 002: "when the group ends the session": in an open session, the table ends it after this hand."""
+
+    kind: ClassVar[str] = "end"
+
+    def __str__(self) -> str:
+        return "end session"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"action": "end-session"}
+
+
+RummyAction = Draw | Lay | Extend | Swap | Discard | EndSession
 
 
 def sort_actions(actions: Iterable[RummyAction]) -> list[RummyAction]:
@@ -224,6 +241,8 @@ def parse_rummy_action(text: str) -> RummyAction:
         if len(rest) != 1:
             raise IllegalAction("write a discard as 'discard' and one card: 'discard 4C'")
         return Discard(_card(rest[0]))
+    if verb in ("end", "end-session") and [w.lower() for w in rest] in ([], ["session"]):
+        return EndSession()
     raise IllegalAction(f"{text!r} is not a Nines rummy move: write {MOVES}")
 
 
@@ -240,4 +259,6 @@ def action_from_record(entry: Mapping[str, Any]) -> RummyAction:
         return Swap(str(entry["set"]), _card(str(entry["card"])))
     if kind == "discard":
         return Discard(_card(str(entry["card"])))
-    raise IllegalAction(f"{kind!r} is not a Nines rummy action (draw, lay, extend, swap, discard)")
+    if kind == "end-session":
+        return EndSession()
+    raise IllegalAction(f"{kind!r} is not a Nines rummy action (draw, lay, extend, swap, discard, end-session)")

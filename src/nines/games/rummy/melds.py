@@ -4,8 +4,9 @@ Rules applied (seed 002, RULES.md "Nines rummy"):
 
 * a **run** is a line of consecutive ranks in one suit; the ace is low (A-2-3) or
   high (Q-K-A), never between a king and a two (K-A-2);
-* a **monkey** is 3 or 4 cards of one rank in different suits; it holds at least one
-  natural card of its rank (wilds alone may make a run, not a monkey);
+* a **monkey** is 3 or 4 cards of one rank in different suits; like a run it may be all
+  wild (seed 002: a wild stands in for any card a legal run or monkey needs), unless the
+  ``natural_in_monkey`` option asks for one natural card of its rank;
 * a **wild** (a printed joker, or a card of the wild rank) may stand for any card a
   run or monkey needs, and says which when it is laid (``JK=9H``); a card of the wild
   rank may also be played as itself (``TH``).
@@ -249,7 +250,7 @@ def _rank_order(rank: Rank | None) -> int:
     return 0 if rank is None else rank.value
 
 
-def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN) -> MonkeyShape:
+def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN, needs_natural: bool = False) -> MonkeyShape:
     """The monkey these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
     ranks = {p.stands_for.rank for p in placements}
@@ -265,12 +266,14 @@ def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN) -> 
     if repeated:
         raise MeldError(f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice")
     ordered = pair_wilds(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
-    if all(not p.is_natural for p in ordered):
-        raise MeldError(f"{text}: a monkey needs at least one natural card of its rank (wilds alone make only runs)")
+    if needs_natural and all(not p.is_natural for p in ordered):
+        raise MeldError(f"{text}: at this table a monkey needs at least one natural card of its rank (natural_in_monkey)")
     return MonkeyShape(rank, ordered)
 
 
-def read_set(placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_MIN) -> Shape:
+def read_set(
+    placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_MIN, monkey_needs_natural: bool = False
+) -> Shape:
     """The run or monkey these cards make (with the wilds as declared), or :class:`MeldError`."""
     if not placements:
         raise MeldError("a set needs cards")
@@ -279,7 +282,7 @@ def read_set(placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_
             raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
     shape: Shape
     if len({p.stands_for.rank for p in placements}) == 1 and len(placements) > 1:
-        shape = read_monkey(placements, max(min_size, MONKEY_MIN))
+        shape = read_monkey(placements, max(min_size, MONKEY_MIN), monkey_needs_natural)
     elif len({p.stands_for.suit for p in placements}) == 1:
         shape = read_run(placements, min_size)
     else:
@@ -453,22 +456,23 @@ def enumerate_monkeys(
     ranks: Iterable[Rank],
     min_size: int,
     max_size: int,
+    needs_natural: bool = False,
 ) -> Iterator[tuple[Placement, ...]]:
-    """Every distinct monkey the hand can lay in the given ranks."""
+    """Every distinct monkey the hand can lay in the given ranks (all wild too, unless ``needs_natural``)."""
     counted = Pool.of(available, wilds)
     pool, kinds, wild_total = list(counted.counts), counted.wilds, counted.total
     low = max(min_size, MONKEY_MIN)
     high = min(max_size, MONKEY_MAX)
     for rank in ranks:
         numbers = [suit * 13 + rank.value - 1 for suit in range(4)]
-        if not any(pool[n] for n in numbers):
-            continue  # a monkey holds at least one natural card of its rank
+        if needs_natural and not any(pool[n] for n in numbers):
+            continue  # the option: a monkey holds at least one natural card of its rank
         for size in range(low, high + 1):
             for chosen in combinations(numbers, size):
                 missing = sum(1 for n in chosen if pool[n] == 0)
-                if missing > wild_total or missing == size:
+                if missing > wild_total or (needs_natural and missing == size):
                     continue
-                yield from _fill(chosen, pool, kinds, min_naturals=1)
+                yield from _fill(chosen, pool, kinds, min_naturals=1 if needs_natural else 0)
 
 
 def fillers(want: Card, available: Counter[Card] | Pool, wilds: Wilds) -> list[Placement]:

@@ -6,7 +6,8 @@ leaves open (RULES.md, "Nines rummy", explains each one and why).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from ..contract import OptionsError
 
@@ -45,19 +46,26 @@ class RummyOptions:
     """54-card decks shuffled together; ``None`` is the seed's rule: one deck for 2 to 4
     players, two for 5 to 8.  Monkeys exist only in two-deck games."""
 
-    hands: int | None = None
-    """Hands in the session (the group decides when the session ends); ``None`` plays one
-    hand per player, so that every player starts once.  At most 40."""
+    hands: int | Literal["open"] | None = "open"
+    """Hands in the session.  ``open`` (seed 002): no fixed number; the session ends after
+    the hand in which the table asks for it (``end session``).  A number fixes it; ``None``
+    plays one hand per player, so that every player starts once (what simulations and
+    tournaments play when the session is open).  At most 40."""
 
-    reshuffles: int | None = 2
+    reshuffles: int | None = None
     """How many times in one hand the stock may be rebuilt from the discard pile; the next
     time the stock runs out the hand ends and every hand is scored as it stands.
-    0 to 10; ``None``: no limit (a hand may then go on for ever)."""
+    0 to 10; ``None`` (seed 002): rebuilt as often as needed; the hand ends only when someone goes out."""
 
-    turns_per_player: int | None = 60
-    """A hand ends, scored as it stands, once every player has had this many turns.  The
-    stock cap alone cannot end a hand in which players keep taking the top discard and
-    throwing it back (the stock then never runs out).  2 to 300; ``None``: no limit."""
+    turns_per_player: int | None = None
+    """A hand ends, scored as it stands, once every player has had this many turns: the
+    guarantee that a hand ends (the stock cap alone cannot end a hand in which players keep
+    taking the top discard and throwing it back, since the stock never runs out).
+    2 to 300; ``None`` (seed 002): no limit."""
+
+    natural_in_monkey: bool = False
+    """A monkey must hold at least one natural card of its rank.  ``False`` (seed 002): a wild
+    stands in for any card a monkey needs, so a monkey may be all wild, like a run."""
 
     ace_points: int = 15
     """Penalty for an ace left in hand (it serves both ends of a run)."""
@@ -90,7 +98,9 @@ class RummyOptions:
                 f"{self.players} players need {self.players * HAND_SIZE} cards dealt plus the indicator, "
                 f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)"
             )
-        if self.hands is not None and not 1 <= self.hands <= MAX_HANDS:
+        if self.hands is not None and self.hands != "open" and (isinstance(self.hands, bool) or not isinstance(self.hands, int)):
+            raise OptionsError(f"hands is a number of hands, open (the table ends the session) or none (one per player), not {self.hands!r}")
+        if isinstance(self.hands, int) and not 1 <= self.hands <= MAX_HANDS:
             raise OptionsError(f"a session has at least one hand and at most {MAX_HANDS}, not {self.hands}")
         if self.reshuffles is not None and not 0 <= self.reshuffles <= MAX_RESHUFFLES:
             raise OptionsError(f"reshuffles must be from 0 to {MAX_RESHUFFLES}, not {self.reshuffles}; none means no limit")
@@ -126,21 +136,39 @@ class RummyOptions:
         return self.deck_count == 2
 
     @property
-    def session_hands(self) -> int:
+    def open_session(self) -> bool:
+        """Seed 002: no fixed number of hands; the table ends the session."""
+        return self.hands == "open"
+
+    @property
+    def session_hands(self) -> int | None:
+        """The number of hands in the session; ``None`` for an open session."""
+        if self.hands == "open":
+            return None
         return self.hands if self.hands is not None else self.players
+
+    def fixed_session(self) -> RummyOptions:
+        """These options with a fixed number of hands (an open session plays one hand per player):
+        for simulations and tournaments, where nobody is there to end the session."""
+        return replace(self, hands=None) if self.open_session else self
 
 
 PRESETS: dict[str, RummyOptions] = {
-    # seed 002 with the project's defaults for what it leaves open
+    # seed 002: rebuild the stock as often as needed, no turn limit, an open session
     "standard": RummyOptions(),
+    # the caps that guarantee every hand ends (for tournaments): two rebuilds of the stock,
+    # sixty turns each, one hand per player
+    "capped": RummyOptions(hands=None, reshuffles=2, turns_per_player=60),
     # two decks whatever the number of players: monkeys with 2 to 4 players too
     "two-decks": RummyOptions(decks=2),
     # one hand and done
     "single-hand": RummyOptions(hands=1),
+    # two decks (monkeys), each monkey holding a natural card of its rank
+    "natural-monkeys": RummyOptions(decks=2, natural_in_monkey=True),
+    # a fixed session: one hand per player, so that everyone starts once
+    "one-hand-each": RummyOptions(hands=None),
     # Indian Rummy's count: jokers and wilds cost nothing, ace and court cards 10
     "indian-scoring": RummyOptions(ace_points=10, wild_points=0),
     # the high end of the conventions: ace 15, wilds 50, a never-opened hand 150
     "heavy-penalties": RummyOptions(wild_points=50, unopened_penalty=150),
-    # seed 002 read literally: the stock is rebuilt as often as it runs out
-    "endless-stock": RummyOptions(reshuffles=None, turns_per_player=None),
 }

@@ -26,7 +26,18 @@ from ..contract import (
     options_to_dict,
 )
 from . import deal as dealing
-from .actions import Discard, Draw, Extend, Lay, RummyAction, Swap, action_from_record, parse_rummy_action, sort_actions
+from .actions import (
+    Discard,
+    Draw,
+    EndSession,
+    Extend,
+    Lay,
+    RummyAction,
+    Swap,
+    action_from_record,
+    parse_rummy_action,
+    sort_actions,
+)
 from .indicator import Wilds
 from .melds import (
     RUN_MIN,
@@ -152,6 +163,8 @@ class RummyState(GameState):
         opts = self.options
         self._seats = opts.seats
         self.totals: dict[str, int] = dict.fromkeys(opts.seats, 0)
+        # an open session: the table has asked to end it after the hand in progress
+        self.session_ending = False
         # the legal actions and the playable cards of the position, worked out once per position
         self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
         self._available: Counter[Card] | None = None
@@ -333,7 +346,9 @@ class RummyState(GameState):
             for placements in enumerate_runs(pool, wilds, table.open_suits(), least, most):
                 plays.add(Lay.canonical(placements))
             if self._monkeys_allowed():
-                for placements in enumerate_monkeys(pool, wilds, table.open_ranks(), least, most):
+                for placements in enumerate_monkeys(
+                    pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey
+                ):
                     plays.add(Lay.canonical(placements))
         if opened and most >= 1:
             for table_set in table:
@@ -353,6 +368,9 @@ class RummyState(GameState):
         """Raise the error ``apply`` would raise, without changing anything."""
         if self._over:
             raise MatchOver("the session is over; no more moves can be made")
+        if isinstance(action, EndSession):
+            self._check_end_session(by)
+            return
         to_act = self.deal.to_act
         if by is not None and by != to_act:
             raise OutOfTurn(f"it is not {by}'s turn: {to_act} is to act")
@@ -360,6 +378,18 @@ class RummyState(GameState):
             raise IllegalAction(f"{action!r} is not a Nines rummy move")
         if action not in self._legal_cache()[1]:
             raise IllegalAction(self.why_illegal(action))
+
+    def _check_end_session(self, by: str | None) -> None:
+        """Seed 002: "when the group ends the session": anyone at the table, at any time, in an open session."""
+        if by is not None and by not in self.seats:
+            raise OutOfTurn(f"only a player at the table may end the session ({by!r} is not a seat)")
+        if not self.options.open_session:
+            raise IllegalAction(
+                f"this session has a fixed number of hands ({self.options.session_hands}); "
+                "'end session' is for an open session (hands=open)"
+            )
+        if self.session_ending:
+            raise IllegalAction(f"the session already ends after this hand (hand {self.deal.number})")
 
     def why_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, and what is."""
@@ -405,7 +435,7 @@ class RummyState(GameState):
                     f"'{action}' has {len(action.placements)}"
                 )
             try:
-                shape = read_set(action.placements, deal.wilds, least)
+                shape = read_set(action.placements, deal.wilds, least, self.options.natural_in_monkey)
             except MeldError as error:
                 return str(error)
             if len(action.placements) >= count:
@@ -496,6 +526,12 @@ class RummyState(GameState):
     def _apply(self, action: Action) -> None:
         deal = self.deal
         seat = deal.to_act
+        if isinstance(action, EndSession):
+            # not a move: the turn stays where it is; the record keeps when it was asked
+            self.session_ending = True
+            deal.actions.append({"seat": seat, **action.to_record()})
+            deal.public.append(Move(seat=seat, action=str(action)))
+            return
         self._legal = None
         self._available = None
         entry: dict[str, Any] = {"seat": seat, **action.to_record()}
@@ -608,11 +644,15 @@ class RummyState(GameState):
             "points": dict(points),
             "left": {seat: [c.code for c in deal.hands[seat]] for seat in self.seats},
             "opened": [s for s in self.seats if s in deal.opened],
-            "turns": deal.turn + 1,
+            # turns played: the closing discard's turn is not yet counted in deal.turn
+            # when somebody goes out; a cap closes the hand after the count moved on
+            "turns": deal.turn + 1 if went_out is not None else deal.turn,
         }
         deal.scores_after = dict(self.totals)
-        # The session ends after the agreed number of hands: lowest total wins, ties share.
-        if deal.number >= opts.session_hands:
+        # The session ends after the agreed number of hands, or (an open session) after the
+        # hand in which the table asked for it: lowest total wins, ties share.
+        hands = opts.session_hands
+        if self.session_ending if hands is None else deal.number >= hands:
             self._end_match(session_winners(self.totals))
         else:
             # The starter moves one seat clockwise for the next hand.
@@ -644,6 +684,7 @@ class RummyState(GameState):
             decks=self.options.deck_count,
             deal_number=deal.number,
             hands_in_session=self.options.session_hands,
+            session_ending=self.session_ending,
             starter=deal.starter,
             turn=deal.turn,
             first_round=self.first_round,

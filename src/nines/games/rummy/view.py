@@ -75,7 +75,10 @@ class RummyView:
     decks: int
     deal_number: int
     """The hand being played, from 1."""
-    hands_in_session: int
+    hands_in_session: int | None
+    """The hands the session has; ``None`` for an open session (the table ends it)."""
+    session_ending: bool
+    """An open session whose table has asked to end it: this hand is the last."""
     starter: str
     turn: int
     """Turns completed this hand (the starter's first turn is turn 0)."""

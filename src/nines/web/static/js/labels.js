@@ -20,11 +20,18 @@ const PRESETS = {
   "no-undertrump": ["No under-trumping", "Pas d'obligation de sous-couper"],
   "any-trump": ["Any trump will do", "N'importe quel atout"],
   "follow-suit": ["Follow suit only (whist)", "Fournir seulement (whist)"],
+  "any-bid": ["Any bid opens", "Toute enchère ouvre"],
+  "dealer-bids-first": ["Dealer bids first", "Le donneur parle en premier"],
+  "stop-at-target": ["Stop at the target", "Arrêt à l'objectif"],
+  "bid-only": ["The bid only", "L'enchère seule"],
+  "short-match": ["Match to 25", "Partie en 25"],
   "two-decks": ["Two decks (monkeys)", "Deux jeux (singes)"],
   "single-hand": ["A single hand", "Une seule main"],
   "indian-scoring": ["Indian rummy scoring", "Décompte du rami indien"],
   "heavy-penalties": ["Heavy penalties", "Pénalités lourdes"],
-  "endless-stock": ["Endless stock", "Talon sans fin"],
+  "capped": ["Capped hands (tournaments)", "Mains plafonnées (tournois)"],
+  "one-hand-each": ["One hand per player", "Une main par joueur"],
+  "natural-monkeys": ["Monkeys with a natural card", "Singes avec une carte naturelle"],
 };
 
 const OPTIONS = {
@@ -54,6 +61,7 @@ const OPTIONS = {
   players: ["Players", "Joueurs"],
   decks: ["Decks", "Jeux de cartes"],
   hands: ["Hands in the session", "Mains dans la séance"],
+  natural_in_monkey: ["A monkey holds a natural card", "Un singe contient une carte naturelle"],
   reshuffles: ["Stock rebuilds per hand", "Reconstitutions du talon par main"],
   ace_points: ["Ace left in hand", "As resté en main"],
   court_points: ["Court card left in hand", "Figure restée en main"],

@@ -201,13 +201,26 @@ function side(ctx) {
       h("span", { class: "label" }, t("rummy.indicator")),
       h("span", { class: "suit-badge" }, prettyCard(view.indicator)),
       h("span", { class: "trump-name" }, t("rummy.wild", { rank: rankText(view.wild_rank) })),
-      h("span", { class: "deal-no" }, `${t("table.hand", { n: view.deal_number })} / ${view.hands_in_session}`)),
+      h("span", { class: "deal-no" }, view.hands_in_session === null
+        ? `${t("table.hand", { n: view.deal_number })} (${t("rummy.openSession")})`
+        : `${t("table.hand", { n: view.deal_number })} / ${view.hands_in_session}`),
+      sessionEnd(ctx)),
     h("table", { class: "side-scores" },
       h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, "🂠"), h("th", { scope: "col" }, t("rummy.totals")))),
       h("tbody", {}, view.seats.map((seat) => h("tr", { class: seat === ctx.you ? "mine" : "" },
         h("th", { scope: "row" }, ctx.seatLabel(seat), view.opened.includes(seat) ? " ✓" : ""),
         h("td", {}, String(view.hand_sizes[seat])),
         h("td", { class: "score" }, String(view.scores[seat])))))));
+}
+
+// Seed 002: "there is no fixed number of hands: when the group ends the session". In an open
+// session any player at the table may end it after the hand in progress.
+function sessionEnd(ctx) {
+  const view = ctx.view;
+  if (view.hands_in_session !== null || view.phase === "over") return null;
+  if (view.session_ending) return h("span", { class: "session-end", "data-session": "ending" }, t("rummy.lastHand"));
+  if (!view.seats.includes(ctx.you)) return null;
+  return h("button", { type: "button", class: "button", "data-action": "end session", onclick: () => ctx.act("end session") }, t("rummy.endSession"));
 }
 
 function sheet(ctx) {

@@ -1,0 +1,291 @@
+"""Bounds on what one client may ask of the server: sizes, counts, rates, origins, names.
+
+One anonymous client could once slow or stop every table: 50 MB request bodies and 15 MB
+socket frames were parsed on the event loop, a thousand spectator sockets exhausted file
+descriptors, sockets that never read held hundreds of megabytes, and nothing limited how
+often anyone could create tables, send messages or ask for hints.  Everything here is set
+by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lower it):
+
+* :class:`BodyLimit`: an ASGI middleware refusing request bodies over ``body_bytes``
+  (413), whether announced by ``Content-Length`` or streamed;
+* :class:`SocketGate`: sockets per client address and per table, and the ``Origin``
+  allow-list a browser's socket must come from;
+* :class:`Rates`: tables created per minute per address and messages per second per
+  socket, counted with the ``limits`` library (moving windows in memory);
+* :class:`HintDesk`: one hint at a time per seat, and the answer kept per position;
+* :func:`check_name`: a person's name has no control character, no bidirectional
+  override and at least one visible character;
+* :func:`valid_table_id`: a table id is looked up only if it could be one.
+
+The rate and socket counts are per process: two processes behind Redis each apply them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+__all__ = [
+    "BodyLimit",
+    "HintDesk",
+    "Limits",
+    "Rates",
+    "SocketGate",
+    "check_name",
+    "valid_table_id",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may ask of one server process (``nines serve`` sets some from its options)."""
+
+    body_bytes: int = 64 * 1024
+    """The largest HTTP request body; the largest real one (a new table) is under 2 kB."""
+
+    frame_bytes: int = 16 * 1024
+    """The largest socket message a client may send; a real one is under 200 bytes."""
+
+    sockets_per_address: int = 40
+    """Open table sockets from one client address (a household behind one router plays several tables)."""
+
+    sockets_per_table: int = 60
+    """Open sockets at one table: its players, a second device each, and spectators."""
+
+    tables_per_minute: int = 12
+    """Tables one client address may create in a minute."""
+
+    messages_per_second: int = 20
+    """Messages one socket may send in a second (a person sends one a move)."""
+
+    queued_bytes: int = 2 * 1024 * 1024
+    """Bytes waiting to be sent to one socket before it is dropped as a reader that stopped reading."""
+
+    hint_cache: int = 2048
+    """Hints kept (per table, seat and position), so asking again costs nothing."""
+
+    origins: tuple[str, ...] = ()
+    """Origins (``https://cards.example``) whose pages may open table sockets besides the server's own
+    address; ``*`` allows every origin.  A client that sends no ``Origin`` (not a browser) is let in."""
+
+
+# -- request bodies ------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuse an HTTP request whose body is over ``max_bytes`` before the application parses it."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None:
+            if not declared.isdigit():
+                await self._refuse(send, 400, "Content-Length is a number of bytes")
+                return
+            if int(declared) > self.max_bytes:
+                await self._refuse(send, 413, self._too_large())
+                return
+        received = 0
+        started = refused = False
+
+        async def counted() -> Message:
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    # answered here, at once; the application sees a client that went away
+                    refused = True
+                    if not started:
+                        await self._refuse(send, 413, self._too_large())
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return  # the refusal was the answer
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        await self.app(scope, counted, tracked)
+
+    def _too_large(self) -> str:
+        return f"the request body is larger than the {self.max_bytes} bytes this server accepts"
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, message: str) -> None:
+        body = json.dumps({"type": "error", "code": "limit" if status == 413 else "malformed", "message": message}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+
+# -- sockets -------------------------------------------------------------------------
+
+
+class SocketGate:
+    """Counts open table sockets per client address and per table, and checks where a socket comes from."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._per_address: dict[str, int] = {}
+        self._per_table: dict[str, int] = {}
+
+    def origin_refusal(self, origin: str | None, host: str | None) -> str | None:
+        """Why a socket from this page may not open (``None``: it may).
+
+        A browser always sends ``Origin``: a page of this server's own address, or one
+        allowed by :attr:`Limits.origins`, may open sockets; another site's page may not
+        (it would act with the visitor's seat).  Clients that are not browsers send none.
+        """
+        if origin is None or "*" in self.limits.origins:
+            return None
+        if origin in self.limits.origins:
+            return None
+        if host is not None and urlsplit(origin).netloc.lower() == host.lower():
+            return None
+        return f"sockets are not opened for pages of {origin[:80]}; open the table from this server's own address"
+
+    def admit(self, address: str, table_id: str) -> str | None:
+        """Count a socket in, or say why not (``None``: admitted; call :meth:`release` when it closes)."""
+        if self._per_address.get(address, 0) >= self.limits.sockets_per_address:
+            return f"this address has {self.limits.sockets_per_address} table sockets open already; close some first"
+        if self._per_table.get(table_id, 0) >= self.limits.sockets_per_table:
+            return f"this table has {self.limits.sockets_per_table} sockets open already; try again later"
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        self._per_table[table_id] = self._per_table.get(table_id, 0) + 1
+        return None
+
+    def release(self, address: str, table_id: str) -> None:
+        for counts, key in ((self._per_address, address), (self._per_table, table_id)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+
+
+# -- rates ---------------------------------------------------------------------------
+
+
+class Rates:
+    """Moving-window rate limits (the ``limits`` library, in memory)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
+        self._messages = RateLimitItemPerSecond(limits.messages_per_second)
+        self.limits = limits
+
+    def create_table(self, address: str) -> str | None:
+        """Count a new table for this address, or say why not."""
+        if self._limiter.hit(self._tables, "tables", address):
+            return None
+        return f"this address has created {self.limits.tables_per_minute} tables in the last minute; wait a moment"
+
+    def message(self, socket: str) -> str | None:
+        """Count a socket message, or say why it is refused."""
+        if self._limiter.hit(self._messages, "messages", socket):
+            return None
+        return f"more than {self.limits.messages_per_second} messages a second; slow down"
+
+
+# -- hints ---------------------------------------------------------------------------
+
+
+class HintDesk:
+    """One hint worked out at a time per seat; each answer kept for its position."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._busy: set[tuple[str, str]] = set()
+        self._kept: OrderedDict[tuple[str, str, int], Any] = OrderedDict()
+
+    def kept(self, table_id: str, seat: str, seq: int) -> Any:
+        key = (table_id, seat, seq)
+        hint = self._kept.get(key)
+        if hint is not None:
+            self._kept.move_to_end(key)
+        return hint
+
+    def start(self, table_id: str, seat: str) -> bool:
+        """Take the seat's turn at the desk (``False``: a hint for it is being worked out)."""
+        if (table_id, seat) in self._busy:
+            return False
+        self._busy.add((table_id, seat))
+        return True
+
+    def finish(self, table_id: str, seat: str, seq: int, hint: Any | None) -> None:
+        self._busy.discard((table_id, seat))
+        if hint is not None:
+            self._kept[(table_id, seat, seq)] = hint
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+
+# -- names and ids -------------------------------------------------------------------
+
+NAME_MAX = 40
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
+
+
+def check_name(name: str) -> str:
+    """A person's name as shown to others, or :class:`ValueError` saying what is wrong with it.
+
+    Refused: control characters (C0 and C1), the bidirectional controls that reorder what
+    follows (``U+202E`` could make a name read as another), unassigned and private-use
+    characters, ``<`` and ``>``, and names with nothing visible (only spaces, zero-width or
+    combining characters).
+    """
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ValueError(f"a name has 1 to {NAME_MAX} characters")
+    for char in name:
+        category = unicodedata.category(char)
+        if category == "Cc":
+            raise ValueError(f"a name cannot hold control characters (U+{ord(char):04X})")
+        if char in _BIDI_CONTROLS:
+            raise ValueError(f"a name cannot hold characters that reorder the text (U+{ord(char):04X})")
+        if category in ("Cn", "Co", "Cs"):
+            raise ValueError(f"a name cannot hold unassigned or private characters (U+{ord(char):04X})")
+        if char in "<>":
+            raise ValueError("a name cannot hold < or >")
+    if all(unicodedata.category(char) in _INVISIBLE for char in name):
+        raise ValueError("a name needs at least one visible letter, digit or sign")
+    return name
+
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table id can be: the server makes 11 letters and digits; the column holds 32."""
+
+
+def valid_table_id(table_id: str) -> bool:
+    """Whether ``table_id`` could name a table (anything else is not looked up at all)."""
+    return TABLE_ID.fullmatch(table_id) is not None

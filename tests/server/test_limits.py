@@ -1,0 +1,213 @@
+"""Bounded clients: what one client can ask of the server is limited, and refused with a reason
+(each test here is a finding of the probe in issue 14 that the server once accepted)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from nines.server.app import SocketConnection
+from nines.server.limits import Limits
+from nines.server.messages import ErrorCode
+from nines.server.tables import TableError
+
+from .helpers import Socket, create_table, me_and_bots
+
+SEATS = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+
+
+def limited(make_client: Callable[..., TestClient], **limits: Any) -> TestClient:
+    return make_client(limits=Limits(**limits))
+
+
+def test_a_large_request_body_is_refused_before_it_is_read(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, body_bytes=4096) as client:
+        big = {"game": "neuf", "seats": SEATS, "options": {"trump_cycle": "H," * 50_000}}
+        response = client.post("/api/tables", json=big)
+        assert response.status_code == 413 and response.json()["code"] == "limit"
+        streamed = client.post("/api/tables", content=(b"x" * 1024 for _ in range(64)),  # no Content-Length
+                               headers={"content-type": "application/json"})
+        assert streamed.status_code == 413
+        assert client.post("/api/tables", json={"game": "neuf", "seats": SEATS}).status_code == 201
+
+
+def test_a_huge_option_is_refused_with_its_bound(client: TestClient) -> None:
+    for options in ({"start_score": 100_000}, {"trump_cycle": ["H"] * 40}):
+        response = client.post("/api/tables", json={"game": "neuf", "seats": SEATS, "options": options})
+        assert response.status_code == 422, options
+        assert len(response.text) < 600
+
+
+def test_a_large_socket_frame_is_refused_and_the_socket_goes_on(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, frame_bytes=1024) as client:
+        seated = create_table(client, "neuf", SEATS, bot_delay_ms=5000)
+        with Socket(client, seated["table"]["id"], "S", seated["token"]) as sock:
+            state = sock.next_state()
+            sock.send(json.dumps({"type": "act", "seq": state["seq"], "action": "x" * 5000}))
+            refused = sock.receive_until(lambda m: m["type"] == "error")
+            assert refused["code"] == "limit" and "1024 bytes" in refused["message"]
+            sock.send({"type": "hint", "seq": state["seq"] + 99})
+            assert sock.receive_until(lambda m: m["type"] == "error")["code"] == "stale"  # still served
+
+
+def test_messages_over_the_rate_are_refused(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, messages_per_second=3) as client:
+        seated = create_table(client, "neuf", SEATS, bot_delay_ms=5000)
+        with Socket(client, seated["table"]["id"], "S", seated["token"]) as sock:
+            sock.next_state()
+            for _ in range(8):
+                sock.send({"type": "hint", "seq": 999})
+            codes = [sock.receive_until(lambda m: m["type"] == "error")["code"] for _ in range(8)]
+        assert codes.count("stale") == 3 and codes.count("limit") == 5
+
+
+def test_sockets_per_address_and_per_table_are_bounded(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, sockets_per_address=3, sockets_per_table=2) as client:
+        first = create_table(client, "neuf", SEATS, bot_delay_ms=5000)["table"]["id"]
+        second = create_table(client, "neuf", SEATS, bot_delay_ms=5000)["table"]["id"]
+        with Socket(client, first) as a, Socket(client, first) as b:
+            a.next_state(), b.next_state()
+            assert _refusal(client, first)["code"] == "limit"  # a third at this table
+            with Socket(client, second) as c:
+                c.next_state()
+                refused = _refusal(client, second)  # a fourth from this address
+                assert refused["code"] == "limit" and "address" in refused["message"]
+        with Socket(client, first) as again:  # closing gives the places back
+            assert again.next_state()["type"] == "state"
+
+
+def _refusal(client: TestClient, table_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers=dict(headers or {})) as ws:
+        message = json.loads(ws.receive_text())
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_text()
+        return message
+
+
+def test_sockets_only_from_pages_of_allowed_origins(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, origins=("https://cards.example",)) as client:
+        table_id = create_table(client, "neuf", SEATS, bot_delay_ms=5000)["table"]["id"]
+        refused = _refusal(client, table_id, {"origin": "https://evil.example"})
+        assert refused["code"] == "forbidden" and "evil.example" in refused["message"]
+        for origin in ("http://testserver", "https://cards.example"):
+            with client.websocket_connect(f"/ws/tables/{table_id}", headers={"origin": origin}) as ws:
+                ws.send_text(json.dumps({"type": "hello"}))
+                assert json.loads(ws.receive_text())["type"] == "state"
+
+
+def test_tables_a_client_may_create_per_minute(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, tables_per_minute=2) as client:
+        for _ in range(2):
+            create_table(client, "neuf", SEATS, bot_delay_ms=5000)
+        response = client.post("/api/tables", json={"game": "neuf", "seats": SEATS})
+        assert response.status_code == 429 and "minute" in response.json()["message"]
+
+
+def test_looking_up_tables_that_do_not_exist_leaves_nothing_behind(client: TestClient) -> None:
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    for n in range(200):
+        assert client.get(f"/api/tables/nosuch{n}").status_code == 404
+    assert client.get("/api/tables/" + "x" * 4000).status_code == 404
+    assert manager._loading == {}
+
+
+@pytest.mark.databases
+def test_nul_and_odd_text_in_paths_and_invitations_are_refused_not_errors(client: TestClient) -> None:
+    """Once 500s: a NUL in a path on PostgreSQL, a non-ASCII invitation (hmac.compare_digest on str)."""
+    assert client.get("/api/tables/%00").status_code == 404
+    assert client.get("/api/tables/%00/state").status_code == 404
+    stats = client.get("/api/people/%00/stats")
+    assert stats.status_code == 200 and stats.json()["known"] is False
+    seated = create_table(client, "neuf", {**SEATS, "W": {"kind": "open"}}, bot_delay_ms=5000)
+    joined = client.post(f"/api/tables/{seated['table']['id']}/join", json={"seat": "W", "invite": "ünïcödé-invite"})
+    assert joined.status_code == 403
+
+
+@pytest.mark.parametrize("name", ["Ann\u202eevil", "\u200b\u200b", "\u200d", "Bo\u0085b", "Cy\x07", " \u3000 ", "a<b"])
+def test_names_that_hide_or_reorder_text_are_refused(client: TestClient, name: str) -> None:
+    assert client.post("/api/people", json={"name": name}).status_code == 422
+    response = client.post("/api/tables", json={"game": "neuf", "seats": SEATS, "name": name})
+    assert response.status_code == 422
+
+
+@pytest.mark.parametrize("name", ["Zoë", "李小龍", "Ana María", "👍🏽", "👩‍👩‍👧", "O'Neil-2"])
+def test_names_in_any_script_are_welcome(client: TestClient, name: str) -> None:
+    assert client.post("/api/people", json={"name": name}).status_code == 200
+
+
+class _Counting:
+    """A hint player that counts its searches and can be held until released."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls, self.go = inner, 0, threading.Event()
+
+    def decide(self, view: Any) -> Any:
+        self.calls += 1
+        self.go.wait(10)
+        return self.inner.decide(view)
+
+
+def test_hints_one_at_a_time_per_seat_and_kept_per_position(client: TestClient) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), bot_delay_ms=5000,
+                          options={"first_dealer": "E"})  # S is the first to decide
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = manager.tables[seated["table"]["id"]]
+    name, player = manager.hint_player("neuf")
+    counting = _Counting(player)
+    manager._hint_players["neuf"] = (name, counting)
+
+    async def twice() -> tuple[Any, Any]:
+        first = asyncio.create_task(manager.hint(table, "S", table.seq))
+        await asyncio.sleep(0.05)
+        try:
+            await manager.hint(table, "S", table.seq)
+            second: Any = None
+        except TableError as error:
+            second = error
+        counting.go.set()
+        return await first, second
+
+    hint, refused = client.portal.call(twice)  # type: ignore[union-attr]
+    assert isinstance(refused, TableError) and refused.code is ErrorCode.LIMIT
+    again = client.portal.call(manager.hint, table, "S", table.seq)  # type: ignore[union-attr]
+    assert again == hint and counting.calls == 1
+
+
+class _StuckSocket:
+    """A socket whose reader never reads: every send waits for ever."""
+
+    async def send_text(self, text: str) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self) -> None:
+        return None
+
+
+class _Big(BaseModel):
+    text: str
+
+
+def test_a_reader_that_stops_reading_is_dropped_by_bytes_held() -> None:
+    async def scenario() -> tuple[int, bool]:
+        conn = SocketConnection(_StuckSocket(), None, max_queued_bytes=50_000)  # type: ignore[arg-type]
+        pump = asyncio.create_task(conn.pump())
+        sent = 0
+        for _ in range(100):  # 100 messages of 2 kB: a message count limit of 500 never fired
+            conn.send(_Big(text="x" * 2000))
+            sent += 1
+            if conn._closed:
+                break
+        await asyncio.sleep(0)
+        pump.cancel()
+        return sent, conn._closed
+
+    sent, closed = asyncio.run(scenario())
+    assert closed and sent <= 26
