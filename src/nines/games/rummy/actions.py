@@ -88,7 +88,8 @@ class Lay(_Ordered):
     kind: ClassVar[str] = "lay"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "placements", canonical_order(self.placements))
+        # written in the set's order, each wild where the player declared it
+        object.__setattr__(self, "placements", canonical_order(self.placements, as_declared=True))
 
     @classmethod
     def canonical(cls, placements: tuple[Placement, ...]) -> Lay:

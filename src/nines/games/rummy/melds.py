@@ -17,9 +17,11 @@ set of cards could lie either way (an ace with every rank from two to king), the
 is taken as low: the run then waits for its high ace, which changes nothing a player
 can do with it.
 
-A set is the cards laid and the cards they stand for; which wild sits in which place
-follows a rule (:func:`pair_wilds`), so every set has one written form and the
-enumeration lists each set once.
+A set is the cards laid and the cards they stand for.  Which wild sits in which place is
+the player's (seed 002: the wild is laid standing for the card the player declares), or,
+under the ``wild_places=rule`` option, a rule (:func:`pair_wilds`) that gives every set one
+written form; the enumeration lists each set once in rule form, and
+:func:`declared_variants` gives every other placement of the same cards.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 
 from ...cards import JOKER, SUITS, Card, NotationError, Rank, Suit, parse_card
 from ..contract import IllegalAction
@@ -219,7 +221,7 @@ def pair_wilds(ordered: Sequence[Placement]) -> tuple[Placement, ...]:
     return tuple(q if q is not None else Placement(next(rest), p.stands_for) for p, q in zip(ordered, placed, strict=True))
 
 
-def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunShape:
+def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN, as_declared: bool = False) -> RunShape:
     """The run these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
     if len(placements) < min_size:
@@ -250,14 +252,17 @@ def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunSha
             )
         missing = [card_at(suit, pos).code for pos in range(low, high + 1) if pos not in seen]
         raise MeldError.of("meld.run_gap", f"{text}: the ranks are not consecutive (missing {' '.join(missing)})", cards=missing)
-    return RunShape(suit, low, high, pair_wilds([p for _, p in pairs]))
+    placed = [p for _, p in pairs]
+    return RunShape(suit, low, high, tuple(placed) if as_declared else pair_wilds(placed))
 
 
 def _rank_order(rank: Rank | None) -> int:
     return 0 if rank is None else rank.value
 
 
-def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN, needs_natural: bool = False) -> MonkeyShape:
+def read_monkey(
+    placements: Sequence[Placement], min_size: int = MONKEY_MIN, needs_natural: bool = False, as_declared: bool = False
+) -> MonkeyShape:
     """The monkey these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
     ranks = {p.stands_for.rank for p in placements}
@@ -280,7 +285,8 @@ def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN, nee
         raise MeldError.of(
             "meld.monkey_suits", f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice", cards=repeated
         )
-    ordered = pair_wilds(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
+    by_suit = sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card))  # type: ignore[union-attr]
+    ordered = tuple(by_suit) if as_declared else pair_wilds(by_suit)
     if needs_natural and all(not p.is_natural for p in ordered):
         raise MeldError.of(
             "meld.monkey_natural", f"{text}: at this table a monkey needs at least one natural card of its rank (natural_in_monkey)"
@@ -289,9 +295,14 @@ def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN, nee
 
 
 def read_set(
-    placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_MIN, monkey_needs_natural: bool = False
+    placements: Sequence[Placement],
+    wilds: Wilds,
+    min_size: int = RUN_MIN,
+    monkey_needs_natural: bool = False,
+    as_declared: bool = False,
 ) -> Shape:
-    """The run or monkey these cards make (with the wilds as declared), or :class:`MeldError`."""
+    """The run or monkey these cards make, or :class:`MeldError`: each wild where the player put it
+    (``as_declared``), or where the rule puts it (:func:`pair_wilds`)."""
     if not placements:
         raise MeldError.of("meld.empty", "a set needs cards")
     for p in placements:
@@ -299,9 +310,9 @@ def read_set(
             raise MeldError.of("meld.wild_for_joker", f"{p.text}: a wild stands for a real card, never for a joker", text=p.text)
     shape: Shape
     if len({p.stands_for.rank for p in placements}) == 1 and len(placements) > 1:
-        shape = read_monkey(placements, max(min_size, MONKEY_MIN), monkey_needs_natural)
+        shape = read_monkey(placements, max(min_size, MONKEY_MIN), monkey_needs_natural, as_declared)
     elif len({p.stands_for.suit for p in placements}) == 1:
-        shape = read_run(placements, min_size)
+        shape = read_run(placements, min_size, as_declared)
     else:
         text = " ".join(p.text for p in placements)
         raise MeldError.of(
@@ -312,15 +323,15 @@ def read_set(
     return shape
 
 
-def canonical_order(placements: Iterable[Placement]) -> tuple[Placement, ...]:
-    """How a set is written: a run low to high, a monkey S H D C, the wilds in their places
-    (:func:`pair_wilds`); what is no set at all, in card order."""
+def canonical_order(placements: Iterable[Placement], as_declared: bool = False) -> tuple[Placement, ...]:
+    """How a set is written: a run low to high, a monkey S H D C, each wild where it was declared
+    (``as_declared``) or where the rule puts it (:func:`pair_wilds`); what is no set at all, in card order."""
     items = list(placements)
     try:
         if len({p.stands_for.rank for p in items}) == 1 and len(items) > 1:
-            return read_monkey(items, 1).placements
+            return read_monkey(items, 1, as_declared=as_declared).placements
         if len({p.stands_for.suit for p in items}) == 1 and not any(p.stands_for.is_joker for p in items):
-            return read_run(items, 1).placements
+            return read_run(items, 1, as_declared).placements
     except MeldError:
         pass
     return tuple(sorted(items, key=lambda p: (p.stands_for, p.card)))
@@ -492,6 +503,23 @@ def enumerate_monkeys(
                 yield from _fill(chosen, pool, kinds, min_naturals=1 if needs_natural else 0)
 
 
+def declared_variants(placements: Sequence[Placement], wilds: Wilds) -> set[tuple[Placement, ...]]:
+    """Every way to place the same cards in the same places when the player places each wild:
+    the wild cards of the set (wild-rank cards sitting as themselves included) in every order
+    over their places, each a distinct set to a later swap."""
+    spots = [i for i, p in enumerate(placements) if wilds.is_wild(p.card)]
+    if len(spots) < 2:
+        return {tuple(placements)}
+    cards = [placements[i].card for i in spots]
+    variants = set()
+    for order in set(permutations(cards)):
+        placed = list(placements)
+        for i, card in zip(spots, order, strict=True):
+            placed[i] = Placement(card, placements[i].stands_for)
+        variants.add(tuple(placed))
+    return variants
+
+
 def fillers(want: Card, available: Counter[Card] | Pool, wilds: Wilds) -> list[Placement]:
     """The ways one card of the hand can take the place of ``want``: itself, or any wild."""
     counted = Pool.of(available, wilds)
@@ -516,6 +544,7 @@ __all__ = [
     "RunShape",
     "Shape",
     "canonical_order",
+    "declared_variants",
     "pair_wilds",
     "card_at",
     "card_number",

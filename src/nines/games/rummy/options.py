@@ -63,6 +63,12 @@ class RummyOptions:
     taking the top discard and throwing it back, since the stock never runs out).
     2 to 300; ``None`` (seed 002): no limit."""
 
+    wild_places: Literal["player", "rule"] = "player"
+    """Which wild sits in which place of a set laid: ``player`` (seed 002): each wild stands for
+    the card the player declares (``lay JK=7H TC=8H 9H`` and ``lay TC=7H JK=8H 9H`` differ: a
+    later swap of the 7H returns the joker in one, the ten in the other); ``rule``: the project's
+    rule places them, whatever the player writes (fewer moves to choose from)."""
+
     natural_in_monkey: bool = False
     """A monkey must hold at least one natural card of its rank.  ``False`` (seed 002): a wild
     stands in for any card a monkey needs, so a monkey may be all wild, like a run."""
@@ -192,6 +198,8 @@ PRESETS: dict[str, RummyOptions] = {
     "two-decks": RummyOptions(decks=2),
     # one hand and done
     "single-hand": RummyOptions(hands=1),
+    # the wilds of a set placed by the project's rule, not by the player
+    "fixed-wilds": RummyOptions(wild_places="rule"),
     # two decks (monkeys), each monkey holding a natural card of its rank
     "natural-monkeys": RummyOptions(decks=2, natural_in_monkey=True),
     # a fixed session: one hand per player, so that everyone starts once

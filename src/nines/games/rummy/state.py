@@ -46,6 +46,8 @@ from .melds import (
     MonkeyShape,
     Placement,
     Pool,
+    canonical_order,
+    declared_variants,
     enumerate_monkeys,
     enumerate_runs,
     fillers,
@@ -270,7 +272,7 @@ class RummyState(GameState):
         deal = self._begin(preset.starter, (indicator,), hands, pile[0], _cards(preset.stock), pile)
         deal.preset = True
         for owner, text in preset.table:
-            shape = read_set([Placement.parse(w) for w in text.split()], deal.wilds)
+            shape = read_set([Placement.parse(w) for w in text.split()], deal.wilds, as_declared=self._player_places_wilds)
             deal.table.place(shape, owner)
             if owner not in deal.opened:
                 deal.opened.append(owner)
@@ -350,12 +352,14 @@ class RummyState(GameState):
         least = RUN_MIN if opened else OPENING_MIN
         pool = Pool(available, wilds)
         if most >= least:
-            for placements in enumerate_runs(pool, wilds, table.open_suits(), least, most):
-                plays.add(Lay.canonical(placements))
+            sets = list(enumerate_runs(pool, wilds, table.open_suits(), least, most))
             if self._monkeys_allowed():
-                for placements in enumerate_monkeys(
-                    pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey
-                ):
+                sets += enumerate_monkeys(pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey)
+            for placements in sets:
+                if self._player_places_wilds:
+                    # seed 002: the player says what each wild stands for, so each placement is a move
+                    plays.update(Lay.canonical(variant) for variant in declared_variants(placements, wilds))
+                else:
                     plays.add(Lay.canonical(placements))
         if opened and most >= 1:
             for table_set in table:
@@ -366,6 +370,16 @@ class RummyState(GameState):
                     if not placement.is_natural and available[placement.stands_for] > 0:
                         plays.add(Swap(table_set.id, placement.stands_for))
         return plays
+
+    @property
+    def _player_places_wilds(self) -> bool:
+        return self.options.wild_places == "player"
+
+    def _as_played(self, action: Action) -> Action:
+        """Under ``wild_places=rule`` a lay's wilds go where the rule puts them, however it was written."""
+        if isinstance(action, Lay) and not self._player_places_wilds:
+            return Lay.canonical(canonical_order(action.placements))
+        return action
 
     def _monkeys_allowed(self) -> bool:
         """Monkeys only in two-deck games, and only once all four suit runs are on the table."""
@@ -383,6 +397,7 @@ class RummyState(GameState):
             raise OutOfTurn.of("turn.not_yours", f"it is not {by}'s turn: {to_act} is to act", by_seat=by, seat=to_act)
         if not isinstance(action, (Draw, Lay, Extend, Swap, Discard)):
             raise IllegalAction.of("action.foreign", f"{action!r} is not a Nines rummy move", action=repr(action))
+        action = self._as_played(action)
         if action not in self._legal_cache()[1]:
             raise IllegalAction(self.why_illegal(action))
 
@@ -456,7 +471,9 @@ class RummyState(GameState):
                     least=OPENING_MIN, count=len(action.placements),
                 )
             try:
-                shape = read_set(action.placements, deal.wilds, least, self.options.natural_in_monkey)
+                shape = read_set(
+                    action.placements, deal.wilds, least, self.options.natural_in_monkey, self._player_places_wilds
+                )
             except MeldError as error:
                 return Reason(error.key, str(error), **error.params)
             if len(action.placements) >= count:
@@ -578,6 +595,7 @@ class RummyState(GameState):
     def _apply(self, action: Action) -> None:
         deal = self.deal
         seat = deal.to_act
+        action = self._as_played(action)
         if isinstance(action, EndSession):
             # not a move: the turn stays where it is; the record keeps when it was asked
             self.session_ending = True
@@ -624,7 +642,7 @@ class RummyState(GameState):
 
     def _lay(self, seat: str, action: Lay) -> str:
         deal = self.deal
-        shape = read_set(action.placements, deal.wilds, RUN_MIN)
+        shape = read_set(action.placements, deal.wilds, RUN_MIN, as_declared=self._player_places_wilds)
         self._take(seat, action.cards)
         table_set = deal.table.place(shape, seat)
         # The first set a player lays is their opening.

@@ -32,6 +32,7 @@ const PRESETS = {
   "capped": ["Capped hands (tournaments)", "Mains plafonnées (tournois)"],
   "one-hand-each": ["One hand per player", "Une main par joueur"],
   "natural-monkeys": ["Monkeys with a natural card", "Singes avec une carte naturelle"],
+  "fixed-wilds": ["Wilds placed by rule", "Jokers placés par la règle"],
 };
 
 // Each option's name and one short sentence for players, both languages (options.json: the tests read it too).
