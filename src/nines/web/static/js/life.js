@@ -35,7 +35,7 @@ export class TurnClock {
   tick() {
     if (this.deadline === null) return;
     const left = Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
-    this.el.textContent = `⏱ ${this.who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    this.el.textContent = `${this.who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     this.el.setAttribute("aria-label", t("clock.left", { name: this.who, n: left }));
     this.el.classList.toggle("low", left <= 5);
     if (left === 0) clearInterval(this.timer);
@@ -61,12 +61,20 @@ export function standInMark(seat) {
   return seat.stand_in ? h("span", { class: "stand-in-mark", title: t("standIn.title") }, t("standIn.mark")) : null;
 }
 
-// A line saying the last move was a stand-in's (out of time or away).
+// A line saying a stand-in moved for someone (out of time or away); it stays until that person's own
+// next move, so a stand-in's move is not lost among the computer players' moves that follow it.
+let standInShown = null; // { table, by, action }
+
 export function standInNotice(message, seatLabel) {
   const last = message.last;
-  if (!last || !last.stand_in || message.table.status === "over") return null;
-  return h("div", { class: "notice stand-in", "data-stand-in": last.by },
-    t("standIn.moved", { name: seatLabel(last.by), action: last.action }));
+  const table = message.table.id;
+  if (standInShown && standInShown.table !== table) standInShown = null;
+  if (last && last.stand_in) standInShown = { table, by: last.by, action: last.action };
+  else if (last && standInShown && last.by === standInShown.by) standInShown = null;
+  if (!standInShown || message.table.status === "over") return null;
+  return h("div", { class: "notice stand-in", "data-stand-in": standInShown.by },
+    standInShown.by === message.you ? t("standIn.movedYou", { action: standInShown.action })
+      : t("standIn.moved", { name: seatLabel(standInShown.by), action: standInShown.action }));
 }
 
 // -- another device ----------------------------------------------------------------------------------

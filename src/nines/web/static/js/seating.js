@@ -41,9 +41,9 @@ export async function seatTakenDialog(tableId, error, invite, onSeated) {
   let info = null;
   try { info = await api.table(tableId); } catch { /* the table's address still works for watching */ }
   const open = info && invite ? info.seats.filter((s) => s.kind === "open") : [];
+  const taken = error instanceof ApiError && error.code === "conflict";
   const dialog = openDialog(t("seat.takenTitle"), h("div", { class: "seat-taken", "data-refused": "seat" },
-    h("p", {}, error instanceof ApiError && error.code === "conflict" ? t("seat.takenText") : error.message),
-    h("p", { class: "muted" }, error.message),
+    h("p", {}, taken ? t(open.length ? "seat.takenText" : "seat.takenWatch") : error.message),
     h("div", { class: "dialog-actions" },
       open.map((s) => h("button", {
         type: "button", class: "button", "data-take": s.seat,
