@@ -1,11 +1,12 @@
 # The two commands the README opens with:
 #   make run    creates .venv, installs everything, starts the main job
 #   make test   installs what the tests need and runs the whole suite
+#   make lint   ruff and mypy, with the configuration in pyproject.toml
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test system-test-deps play clean
+.PHONY: run test lint install install-test system-test-deps play clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +39,11 @@ system-test-deps:
 		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
+
+# the code-health gate: ruff over the whole tree and mypy --strict over src/ (configured in pyproject.toml)
+lint: install-test
+	$(BIN)/ruff check
+	$(BIN)/mypy src/
 
 test: install-test system-test-deps
 	$(BIN)/python -m pytest -n auto -q

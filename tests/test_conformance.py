@@ -35,7 +35,7 @@ def test_random_playouts_respect_the_contract(game, preset, budget):
             assert legal, "a match that is not over has a legal action"
             assert len(set(legal)) == len(legal)
             texts = [str(a) for a in legal]
-            assert all(state.parse_action(t) == a for t, a in zip(texts, legal))
+            assert all(state.parse_action(t) == a for t, a in zip(texts, legal, strict=True))
             view = state.view(state.acting_seat)
             assert sorted(view.legal) == sorted(texts)
             json.dumps(view.to_dict())

@@ -22,7 +22,7 @@ import enum
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, total_ordering
 
@@ -254,7 +254,7 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(card.code for card in cards)
 
 
-def sort_hand(cards: Iterable[Card], strength=ace_high, suit_order: Sequence[Suit] = SUITS) -> list[Card]:
+def sort_hand(cards: Iterable[Card], strength: Callable[[Rank], int] = ace_high, suit_order: Sequence[Suit] = SUITS) -> list[Card]:
     """Cards grouped by suit (in ``suit_order``), strongest first within a suit; jokers last."""
     order = {suit: i for i, suit in enumerate(suit_order)}
 
@@ -300,7 +300,7 @@ def parse_hand(text: str) -> list[Card]:
     return cards
 
 
-def format_hand(cards: Iterable[Card], strength=ace_high) -> str:
+def format_hand(cards: Iterable[Card], strength: Callable[[Rank], int] = ace_high) -> str:
     """Write a hand as ``spades.hearts.diamonds.clubs``, strongest first in each suit."""
     by_suit: dict[Suit, list[Card]] = {suit: [] for suit in SUITS}
     for card in cards:
@@ -370,7 +370,8 @@ def parse_deal(
     return {seat: hands[seat] for seat in seats}
 
 
-def format_deal(hands: Mapping[str, Sequence[Card]], seats: Sequence[str], first: str | None = None, strength=ace_high) -> str:
+def format_deal(hands: Mapping[str, Sequence[Card]], seats: Sequence[str], first: str | None = None, strength: Callable[[Rank], int] = ace_high
+) -> str:
     """Write hands as a PBN-style deal, clockwise from ``first`` (default: first seat)."""
     first = first or seats[0]
     start = list(seats).index(first)

@@ -106,7 +106,7 @@ def _check_deal(mine: Mapping[str, Any], theirs: Mapping[str, Any], number: Any)
                     f"deal {number}: field 'actions' differs: the replay's deal has {len(mine['actions'])} actions, "
                     f"the record's {len(theirs['actions'])} (the deal ended at action {len(mine['actions'])})"
                 )
-            for step, (ours, given) in enumerate(zip(mine["actions"], theirs["actions"]), start=1):
+            for step, (ours, given) in enumerate(zip(mine["actions"], theirs["actions"], strict=True), start=1):
                 if ours != given:
                     raise RecordError(f"deal {number}, action {step} ({_describe(given)}): " + _first_difference(ours, given, ""))
             continue
@@ -149,7 +149,7 @@ def _first_difference(ours: Any, given: Any, path: str) -> str:
             if a != b:
                 return _first_difference(a, b, f"{path}.{key}" if path else str(key))
     elif isinstance(ours, Sequence) and isinstance(given, Sequence) and not isinstance(ours, str) and not isinstance(given, str):
-        for i, (a, b) in enumerate(zip(ours, given)):
+        for i, (a, b) in enumerate(zip(ours, given, strict=False)):  # the lengths are compared after
             if a != b:
                 return _first_difference(a, b, f"{path}[{i}]")
         if len(ours) != len(given):

@@ -16,7 +16,8 @@ def _reference(cards: list[Card], trump: Suit) -> dict[str, int]:
     """The features read off a hand one card at a time, as a person would count them."""
     length = {suit: sum(card.suit is suit for card in cards) for suit in SUITS}
     side = [suit for suit in SUITS if suit is not trump]
-    rank = lambda value: sum(card.rank.value == value for card in cards)
+    def rank(value):
+        return sum(card.rank.value == value for card in cards)
     return {
         "side_voids": sum(length[s] == 0 for s in side),
         "side_singletons": sum(length[s] == 1 for s in side),

@@ -25,7 +25,7 @@ def test_ols_recovers_the_coefficients():
     x, y, beta, _ = _data(np.random.default_rng(1), 4000)
     fit = ols(x, y, ("a", "b", "c"))
     assert fit.intercept.value == pytest.approx(2.0, abs=0.06)
-    for name, true in zip(fit.names, beta):
+    for name, true in zip(fit.names, beta, strict=True):
         assert fit[name].value == pytest.approx(true, abs=0.06)
         assert abs(fit[name].value - true) < 4 * fit[name].se  # intervals: see the coverage test
     assert fit.n == 4000 and fit.clusters == 4000

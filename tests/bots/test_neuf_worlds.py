@@ -58,7 +58,7 @@ def test_sampled_worlds_agree_with_every_public_fact_over_random_matches():
         knowledge = NeufKnowledge.from_view(state.view(seat))
         truth = {s: sorted(code(c) for c in state.deal.hands[s]) for s in state.seats}
         # the true deal satisfies every constraint the knowledge holds
-        for holder, banned in zip(knowledge.holders, knowledge.forbidden):
+        for holder, banned in zip(knowledge.holders, knowledge.forbidden, strict=True):
             if holder != EXTRA:
                 assert not banned & set(truth[holder])
         world = knowledge.sample_position(rng)

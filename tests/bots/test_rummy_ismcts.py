@@ -161,6 +161,34 @@ def test_the_discard_keeps_away_from_the_suit_the_next_player_passed_over():
     assert seen[_c("7S")][2] < seen[_c("7H")][2]
 
 
+def _pick_up_position(taken: str, buried: str):
+    """Seat 1 lays its clubs and must throw 7H or 7S; seat 2 (opened) took ``taken`` from the pile.
+
+    Unseen to seat 1: 6H 9H 6S 9S and three clubs; seat 2 holds the card it took and three of
+    them.  ``buried`` (the other eight) lies in the pile with every other card of the pack.
+    """
+    used = parse_cards("2C 3C 4C 5C 6C 7H 7S 6H 9H 6S 9S KC QC JC TC 4D 5D 6D 7D 8D KS") + [_c(taken)]
+    rest = [c for c in pack(1) if c not in used and c != _c(buried)]
+    state = _after_moves(
+        {"1": "2C 3C 4C 5C 6C 7H", "2": "6H 9H KC QC"},
+        ["draw discard", "discard QC", "draw stock"],
+        indicator="KS", pile=" ".join(c.code for c in rest + [_c(buried), _c(taken)]), stock="7S 6S 9S JC TC",
+        table=(("2", "4D 5D 6D 7D 8D"),), opened=("2",), to_act="2", starter="2",
+    )
+    player = RummyIsmcts(random.Random(6), RaceBudget(worlds=100, reading="none"))
+    while True:
+        decision = player.decide(state.view("1"))
+        if isinstance(decision.action, Discard):
+            return decision
+        state.apply(decision.action)
+
+
+def test_the_discard_keeps_away_from_a_card_the_next_player_picked_up():
+    # seat 2 took the 8H: the 7H would join it (with the 6H or the 9H it may hold); the 7S is safe
+    assert _pick_up_position(taken="8H", buried="8S").action == Discard(_c("7S"))
+    assert _pick_up_position(taken="8S", buried="8H").action == Discard(_c("7H"))
+
+
 def test_ismcts_takes_the_top_discard_that_completes_an_opening():
     state = position(
         {"1": "6H 7H 8H KS 2D 3C JC", "2": "2S 3D 4H 9C TD QC AH"}, indicator="4C", pile="9H", stock="QD 5D 6D 7D 8D",

@@ -23,7 +23,7 @@ def test_forbidden_cards_never_reach_a_hand_and_sizes_are_exact():
     for _ in range(300):
         hands = deal_unseen(pool, [8, 8, 10], forbidden, rng)
         assert [len(h) for h in hands] == [8, 8, 10]
-        for hand, banned in zip(hands, forbidden):
+        for hand, banned in zip(hands, forbidden, strict=True):
             assert not banned & set(hand)
         assert sorted(c for h in hands for c in h) == pool
 

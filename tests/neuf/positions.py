@@ -18,4 +18,4 @@ def position(s, w, e, *, dealer="E", spare=None, **options) -> NeufState:
 
 
 # A full deal: S holds all spades, W all hearts, E all diamonds, the spare all clubs.
-SUITED = dict(s="AKQJT98765432...", w=".AKQJT98765432..", e="..AKQJT98765432.")
+SUITED = {"s": "AKQJT98765432...", "w": ".AKQJT98765432..", "e": "..AKQJT98765432."}

@@ -97,7 +97,7 @@ def test_trump_beats_the_led_suit():
 
 
 def test_no_trumps_highest_of_led_suit_wins():
-    opts = dict(trump_cycle=("NT",), exchange=False)
+    opts = {"trump_cycle": ("NT",), "exchange": False}
     state = position(s="2.A..", w="3...A", e="-.K.2.", spare="-.-.-.-", dealer="E", **opts)
     play(state, "2S", "3S", "KH")
     assert state.deal.won["W"] == 1
@@ -148,7 +148,7 @@ def test_lowest_score_wins_when_two_cross_zero():
 
 
 def test_instant_win_house_rule_ends_the_match_during_play():
-    opts = dict(instant_win=True, start_score=1, exchange=False)
+    opts = {"instant_win": True, "start_score": 1, "exchange": False}
     # no trumps, S holds every spade and leads them: nobody can follow, S takes each trick
     state = position(s="AKQJT98765432...", w=".AKQJT98765432..", e="..AKQJT98765432.", dealer="E",
                      trump_cycle=("NT",), **opts)
@@ -178,12 +178,12 @@ def test_four_player_individual_quota_three():
 @pytest.mark.parametrize(
     "options, message",
     [
-        (dict(form="five"), "form must be"),
-        (dict(trump_cycle=("X",)), "trump_cycle"),
-        (dict(form="partners", exchange=True), "spare hand"),
-        (dict(form="individual", dealer_exchanges_first=True), "needs the exchange"),
-        (dict(quota=5), "below 13"),
-        (dict(first_dealer="N"), "first_dealer"),
+        ({"form": "five"}, "form must be"),
+        ({"trump_cycle": ("X",)}, "trump_cycle"),
+        ({"form": "partners", "exchange": True}, "spare hand"),
+        ({"form": "individual", "dealer_exchanges_first": True}, "needs the exchange"),
+        ({"quota": 5}, "below 13"),
+        ({"first_dealer": "N"}, "first_dealer"),
     ],
 )
 def test_inconsistent_options_are_refused(options, message):

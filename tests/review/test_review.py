@@ -246,6 +246,7 @@ def test_rummy_discards_get_the_experts_opinion() -> None:
     assert [(d.seat, d.card.code) for d in deal.discards] == [(a["seat"], a["card"]) for a in discards]
     assert not deal.plays
     data = deal.to_json()
+    assert data["seats"] == {}  # no card scored: no trick totals
     assert "opinion" in data["measure"] and "not a proof" in data["measure"]
     for entry in data["discards"]:
         assert entry["same"] == (entry["expert"] == entry["card"])

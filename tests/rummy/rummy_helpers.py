@@ -53,7 +53,7 @@ def cards(text: str) -> list[Card]:
 def _keys(cards: list[Card]) -> Iterator[tuple[int, int]]:
     # a card as the identities of its (singleton) rank and suit members: counted without a
     # single Python-level call per card, so the check can run at every step
-    return zip(map(id, map(_RANK, cards)), map(id, map(_SUIT, cards)))
+    return zip(map(id, map(_RANK, cards)), map(id, map(_SUIT, cards)), strict=True)
 
 
 _RANK, _SUIT = attrgetter("rank"), attrgetter("suit")

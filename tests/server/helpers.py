@@ -6,7 +6,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 from starlette.testclient import TestClient
 
@@ -47,8 +47,12 @@ def wait_for(client: TestClient, table_id: str, predicate: Callable[[dict[str, A
 class Socket:
     """A table socket: says hello, then reads messages, keeping the last state it saw."""
 
-    def __init__(self, client: TestClient, table_id: str, seat: str | None = None, token: str | None = None) -> None:
-        self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
+    def __init__(self, client: TestClient, table_id: str, seat: str | None = None, token: str | None = None,
+                 *, cookies: bool = False) -> None:
+        # without a seat the socket is a spectator's, even if this client holds a seat cookie,
+        # unless ``cookies`` asks for a browser's hello (authenticated by the seat cookie)
+        headers = {} if cookies or seat is not None else {"cookie": "nines_spectator=1"}
+        self._cm = client.websocket_connect(f"/ws/tables/{table_id}", headers=headers)
         self.ws = self._cm.__enter__()
         hello: dict[str, Any] = {"type": "hello"}
         if seat is not None:
@@ -62,7 +66,7 @@ class Socket:
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
 
-    def __enter__(self) -> Socket:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -29,12 +29,12 @@ def test_two_servers_share_a_table_through_redis(make_client: Callable[..., Test
                 people_moves = 0
                 while people_moves < 12:
                     # Ann's socket (server a) sees every move; the computer player's are skipped
-                    state = _latest(ann, lambda m: m["seq"] > moved_at and m["view"]["to_act"] in ("S", "W"))
+                    state = _latest(ann, lambda m, after=moved_at: m["seq"] > after and m["view"]["to_act"] in ("S", "W"))
                     mover = ann if state["view"]["to_act"] == "S" else bea
                     if mover is bea:
                         # Bea is on server b: her socket gets the same position through Redis
                         seq = state["seq"]
-                        state = _latest(bea, lambda m: m["seq"] == seq)
+                        state = _latest(bea, lambda m, seq=seq: m["seq"] == seq)
                     mover.send({"type": "act", "seq": state["seq"], "action": pick(state)})
                     assert mover.receive_until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
                     moved_at = state["seq"]

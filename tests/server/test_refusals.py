@@ -79,12 +79,17 @@ def test_illegal_moves_are_refused_with_the_rules_reason(client: TestClient, tab
     not_mine = next(c for c in ("AS", "KH", "2C", "7D", "TS", "QC") if c not in view["hand"])
     with Socket(client, table["id"], "S", table["tokens"]["S"]) as sock:
         sock.next_state()
+        keys = {}
         for action in (f"play {not_mine}", "exchange", "bid 7", "play 11X"):
             sock.send({"type": "act", "seq": table["state"]["seq"], "action": action})
             error = refused(sock)
             assert error["code"] == "illegal", action
             assert error["message"]
+            keys[action] = (error["key"], error["params"])
         assert legal  # S has a card to play
+        # the rule's key and its parameters, for a page to say it in the player's language
+        assert keys[f"play {not_mine}"] == ("play.not_in_hand", {"card": not_mine, "seat": "S", "cards": sorted(legal, key=view["hand"].index)})
+        assert keys["play 11X"][0] == "syntax.card"
     unchanged(client, table)
 
 
@@ -115,6 +120,7 @@ def test_out_of_turn_moves_are_refused(client: TestClient, table: dict[str, Any]
         sock.send({"type": "act", "seq": seq, "action": f"play {w_view['hand'][0]}"})
         error = refused(sock)
         assert error["code"] == "out_of_turn" and "S" in error["message"]
+        assert error["key"] == "turn.not_yours" and error["params"] == {"by_seat": "W", "seat": "S"}
         sock.send({"type": "hint", "seq": seq})
         assert refused(sock)["code"] == "out_of_turn"
     unchanged(client, table)
@@ -151,7 +157,8 @@ def test_the_same_move_over_http_is_checked_the_same_way(client: TestClient, tab
     table_id, token = table["id"], table["tokens"]["S"]
     seq = table["state"]["seq"]
     action = table["state"]["view"]["legal"][0]
-    post = lambda body: client.post(f"/api/tables/{table_id}/actions", json={"seat": "S", "token": token, **body})
+    def post(body):
+        return client.post(f"/api/tables/{table_id}/actions", json={"seat": "S", "token": token, **body})
     assert post({"seq": seq, "action": "play ZZ"}).json()["code"] == "illegal"
     assert post({"seq": seq - 1, "action": action}).status_code == 409
     assert post({"seq": seq}).status_code == 422

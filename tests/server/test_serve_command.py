@@ -33,7 +33,9 @@ def test_nines_serve_starts_answers_health_and_logs_json(tmp_path: Path) -> None
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline or process.poll() is not None:
-                    raise AssertionError("nines serve did not answer: " + (process.stderr.read() if process.poll() is not None else ""))
+                    raise AssertionError(
+                        "nines serve did not answer: " + (process.stderr.read() if process.poll() is not None else "")
+                    ) from None
                 time.sleep(0.1)
         assert health["status"] == "ok" and health["database"] == "ok"
         assert (tmp_path / "data" / "nines.db").exists()

@@ -18,7 +18,7 @@ SEATS = ("N", "E", "S", "W")
 def published_tables() -> list[tuple[str, list[int]]]:
     lines = [line for line in DATA.read_text().splitlines() if line and not line.startswith("#")]
     deals = []
-    for pbn, table in zip(lines[0::2], lines[1::2]):
+    for pbn, table in zip(lines[0::2], lines[1::2], strict=True):
         match = re.fullmatch(r'PBN "(.*)"', pbn)
         assert match and table.startswith("TABLE "), (pbn, table)
         numbers = [int(n) for n in table.split()[1:]]

@@ -41,10 +41,8 @@ def test_solver_matches_brute_force(game: Game, chunk: int) -> None:
             in_progress = rng.randrange(1, len(game.seats)) if i % 4 == 3 else 0
             hands, trump, leader, played = random_ending(game, rng, tricks, in_progress)
             position = make_position(game.name, hands, trump, leader, played, form=game.form)
-            if game.form == "partners":
-                sides = ["NS"]
-            else:  # one paranoid seat per ending, in turn
-                sides = [game.seats[i % len(game.seats)]]
+            # partnerships: NS; the paranoid forms: one seat per ending, in turn
+            sides = ["NS"] if game.form == "partners" else [game.seats[i % len(game.seats)]]
             for side in sides:
                 counted = frozenset(position.side_seats(side))
                 expected = brute_value(game, position.hands, trump, leader, played, counted)

@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 SUMMARY = "dialog.summary-dialog"
 
 
@@ -16,7 +18,7 @@ def click_first(page: Any, selector: str) -> bool:
         return False
     try:
         target.first.click(timeout=1500)
-    except Exception:  # redrawn or gone: the next step looks again
+    except PlaywrightError:  # redrawn or gone: the next step looks again
         return False
     return True
 
@@ -109,7 +111,7 @@ def select_cards(page: Any, codes: list[str]) -> bool:
             wanted.remove(code)
             try:
                 page.locator(".rummy-hand button.card").nth(i).click(timeout=1500)
-            except Exception:
+            except PlaywrightError:  # redrawn or gone
                 return False
     return not wanted
 
@@ -121,7 +123,7 @@ def clear_selection(page: Any) -> None:
             return
         try:
             chosen.first.click(timeout=1500)
-        except Exception:
+        except PlaywrightError:  # redrawn or gone
             return
 
 

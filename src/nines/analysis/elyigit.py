@@ -138,7 +138,8 @@ def card_sense_trump(hand: np.ndarray) -> np.ndarray:
     lengths = hand.sum(axis=2).astype(np.int64)
     weights = 1 << np.arange(hand.shape[2], dtype=np.int64)  # the nine weighs most
     key = lengths * (1 << hand.shape[2]) + (hand.astype(np.int64) * weights).sum(axis=2)
-    return key.argmax(axis=1)
+    choice: np.ndarray = key.argmax(axis=1)
+    return choice
 
 
 def feature_rows(deals: pl.DataFrame) -> pl.DataFrame:

@@ -24,8 +24,11 @@ __all__ = ["Executor", "LocalExecutor", "RayExecutor", "Study", "make_executor",
 class Study(Protocol):
     """What a run solves for each deal (see :mod:`.elyigit` and :mod:`.neuf`)."""
 
-    game: str
-    seed: int
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def seed(self) -> int: ...
 
     @property
     def solves_per_deal(self) -> int: ...
@@ -111,7 +114,7 @@ class RayExecutor:
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
             self._started = True
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # ray is untyped
         self._remote = ray.remote(num_cpus=1, max_retries=2)(solve_chunk)
 
     def describe(self) -> str:

@@ -252,14 +252,14 @@ def _summary_md(analysis: NeufAnalysis, context: RunContext) -> str:
     lines += ["## What the exchange gains a hand of each strength", ""]
     header = ["S's tricks with its own hand"] + [f"gain, {label}" for label in analysis.gain_by_own]
     values = sorted({g.value for groups in analysis.gain_by_own.values() for g in groups})
-    rows = []
+    gain_rows: list[list[object]] = []
     for v in values:
         row: list[object] = [v]
         for groups in analysis.gain_by_own.values():
             match = next((g for g in groups if g.value == v), None)
             row.append(f"{_fmt(match)} ({match.rows} rows)" if match else "")
-        rows.append(row)
-    lines += [markdown_table(header, rows), ""]
+        gain_rows.append(row)
+    lines += [markdown_table(header, gain_rows), ""]
     lines += ["## Plots", ""]
     lines += [f"![{title}]({name})" for name, title in PLOTS.items()]
     cols = ", ".join(f"`{v}_<trump>`" for v in ("S_own", "S_spare", "W", "E"))

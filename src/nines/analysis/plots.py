@@ -11,6 +11,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from .stats import Coefficient, GroupMean
 
@@ -19,7 +21,7 @@ __all__ = ["coefficient_plot", "histogram_plot", "means_plot"]
 _DPI = 110
 
 
-def _save(figure: plt.Figure, path: Path) -> Path:
+def _save(figure: Figure, path: Path) -> Path:
     figure.tight_layout()
     figure.savefig(path, dpi=_DPI, bbox_inches="tight")
     plt.close(figure)
@@ -47,7 +49,9 @@ def means_plot(
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.grid(alpha=0.3)
-    axes.xaxis.get_major_locator().set_params(integer=True)
+    locator = axes.xaxis.get_major_locator()
+    assert isinstance(locator, MaxNLocator)  # matplotlib's default locator: whole numbers only
+    locator.set_params(integer=True)
     if not drawn:
         axes.text(0.5, 0.5, "too few deals for any group", ha="center", va="center", transform=axes.transAxes)
     elif len(series) > 1:
@@ -91,7 +95,7 @@ def histogram_plot(
     if values:
         lo = min(int(v.min()) for v in values)
         hi = max(int(v.max()) for v in values)
-        bins = np.arange(lo - 0.5, hi + 1.5, 1.0) if integer else 30
+        bins: list[float] | int = np.arange(lo - 0.5, hi + 1.5, 1.0).tolist() if integer else 30
         for label, data in series.items():
             if len(data):
                 weights = np.full(len(data), 1.0 / len(data))

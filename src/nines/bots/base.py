@@ -21,7 +21,8 @@ class Decision:
 
 
 class Player(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def decide(self, view: Any) -> Decision:
         """Choose among ``view.legal`` (the text forms of the legal actions)."""

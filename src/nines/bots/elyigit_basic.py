@@ -102,8 +102,9 @@ class _Table:
         self.view = view
         self.trump = parse_trump(view.trump) if view.trump else None
         self.rules: PlayRules = view.play_rules
-        self.me = view.to_act or view.seat
-        assert self.me is not None
+        me = view.to_act or view.seat
+        assert me is not None
+        self.me: str = me
         self.hand = list(view.hand if self.me == view.seat else (view.dummy_hand or ()))
         played: list[Card] = []
         for trick in view.tricks_played:
@@ -249,7 +250,10 @@ class ElyigitBasic:
         winning_seat = table.current[trick_winner(trick, trump)][0]
         later = table.after_me()
         opponents_later = [s for s in later if side_of(s) != side_of(table.me)]
-        cheap = lambda cards: min(cards, key=lambda c: self._cost(c, trump))  # noqa: E731
+
+        def cheap(cards: list[Card]) -> Card:
+            return min(cards, key=lambda c: self._cost(c, trump))
+
         if winning_seat == partner:
             safe = not any(table.could_beat(s, trick) for s in opponents_later)
             keepers = [c for c in legal if trick_winner(trick + [c], trump) != len(trick)]
@@ -258,9 +262,9 @@ class ElyigitBasic:
                 return Decision(Play(card), f"my partner's card holds the trick: {card.pretty} costs nothing")
         winners = [c for c in legal if trick_winner(trick + [c], trump) == len(trick)]
         if winners:
-            safe = [c for c in winners if not any(table.could_beat(s, trick + [c]) for s in opponents_later)]
-            if safe:
-                card = cheap(safe)
+            unbeatable = [c for c in winners if not any(table.could_beat(s, trick + [c]) for s in opponents_later)]
+            if unbeatable:
+                card = cheap(unbeatable)
                 return Decision(Play(card), f"{card.pretty} is the cheapest card that takes the trick")
             if not opponents_later:
                 card = cheap(winners)

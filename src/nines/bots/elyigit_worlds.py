@@ -76,11 +76,11 @@ class ElyigitKnowledge(SampledTrickWorlds):
         tricks = list(view.tricks_played) + ([view.trick] if view.trick is not None else [])
         plays: list[tuple[str, int, tuple[int, ...]]] = []
         for trick in tricks:
-            before: list[int] = []
+            played: list[int] = []
             for seat, text in trick.plays:
                 card = code(text)
-                plays.append((seat, card, tuple(before)))
-                before.append(card)
+                plays.append((seat, card, tuple(played)))
+                played.append(card)
                 seen.add(card)
         pool = tuple(c for c in DECK_CODES if c not in seen)
         legal = compulsory_for(view).legal

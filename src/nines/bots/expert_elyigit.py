@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import Card, Suit, ace_low
@@ -127,7 +128,7 @@ class ElyigitExpert:
         return self._play(view)
 
     @staticmethod
-    def _solve_for(view: ElyigitView):
+    def _solve_for(view: ElyigitView) -> Callable[[dict[str, list[int]], int, str], int]:
         solver = shared_solver()
         seats = list(view.seats)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, Rank, deck_54, parse_card
@@ -66,7 +66,7 @@ class RummyReading:
         self.view = view
         self.me = view.seat
         wild_rank = Rank.parse(view.wild_rank)
-        self.is_wild = lambda card: card.rank is None or card.rank is wild_rank
+        self.is_wild: Callable[[Card], bool] = lambda card: card.rank is None or card.rank is wild_rank
         self.opened = view.seat in view.opened
         self.table = self._table_runs(view)
         self.known = self._known_opponent_cards(view)
@@ -278,7 +278,9 @@ class RummyExpert:
         return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand)
 
     @staticmethod
-    def _after(reading: RummyReading, hand: list[Card], action: object):
+    def _after(
+        reading: RummyReading, hand: list[Card], action: object
+    ) -> tuple[list[Card], dict[int, TableRun], int, str] | None:
         """The hand and table after a set play, the wilds it puts on the table, and a description."""
         table = dict(reading.table)
         if isinstance(action, Lay):

@@ -101,6 +101,6 @@ def search(
             node.visits += 1
             node.reward += outcome[node.player]
     visits = {card: ch.visits for card, ch in root.children.items()}
-    value = {card: ch.reward / ch.visits for card, ch in root.children.items() if ch.visits}
-    card = max(visits, key=lambda c: (visits[c], value.get(c, 0.0), -c))
-    return SearchResult(card, visits, value)
+    means = {card: ch.reward / ch.visits for card, ch in root.children.items() if ch.visits}
+    card = max(visits, key=lambda c: (visits[c], means.get(c, 0.0), -c))
+    return SearchResult(card, visits, means)

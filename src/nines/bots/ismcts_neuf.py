@@ -14,6 +14,7 @@ average is made.  The players still to decide are assumed to keep their hands.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..cards import Card
 from ..games.neuf import Exchange, Keep, NeufView
@@ -24,7 +25,7 @@ from .neuf_worlds import EXTRA, NeufKnowledge
 from .tricksim import ACE_HIGH_CARDS, FOLLOW_SUIT, TrickPosition
 
 
-def result_function(form: str, seats: int):
+def result_function(form: str, seats: int) -> Callable[[TrickPosition], list[float]]:
     """Each seat's result at the end of a deal: its (partnership's) share of the tricks, 0..1."""
     if form == "partners":
         def partners(pos: TrickPosition) -> list[float]:

@@ -9,7 +9,7 @@ lowest losers, and exchanges a hand that is unlikely to make its quota.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..cards import Card, Suit, ace_high, deck_52
 from ..games.neuf import Exchange, Keep, NeufView
@@ -108,7 +108,9 @@ class NeufBasic:
         card = self._cheapest_loser(legal, trump)
         return Decision(Play(card), f"cannot take this trick: throw {card.pretty}")
 
-    def _lead(self, view: NeufView, legal: list[Card], trump: Suit | None, is_master, unseen) -> Decision:
+    def _lead(
+        self, view: NeufView, legal: list[Card], trump: Suit | None, is_master: Callable[[Card], bool], unseen: list[Card]
+    ) -> Decision:
         masters = [c for c in legal if is_master(c)]
         trumps_out = [c for c in unseen if c.suit == trump]
         side_masters = [c for c in masters if c.suit != trump]

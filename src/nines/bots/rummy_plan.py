@@ -21,7 +21,7 @@ cards of one rank, never wrong about what may be laid (the engine decides that).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -98,7 +98,7 @@ class Plan:
 
 def plan(
     hand: Sequence[Card],
-    is_wild,
+    is_wild: Callable[[Card], bool],
     table: Mapping[int, TableRun],
     opened: bool,
 ) -> Plan:
@@ -177,7 +177,7 @@ def plan_shape(wilds: int, masks: tuple[int, int, int, int], runs: tuple[tuple[i
         _suit_rows(masks[2], claimed.get(2), wilds),
         _suit_rows(masks[3], claimed.get(3), wilds),
     )
-    return _combine(rows, wilds, bool(runs), opened)  # type: ignore[arg-type]
+    return _combine(rows, wilds, bool(runs), opened)
 
 
 Rows = tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]],
@@ -237,7 +237,7 @@ def _combine(rows: Rows, wilds: int, table_has_runs: bool, opened: bool) -> tupl
 def first_finish(
     hand: Sequence[Card],
     draws: Sequence[Card],
-    is_wild,
+    is_wild: Callable[[Card], bool],
     table: Mapping[int, TableRun],
     opened: bool,
 ) -> int | None:

@@ -28,7 +28,7 @@ named constant, and :meth:`OpponentReading.notes` says in words what was read.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..cards import Card, Rank, Suit
@@ -94,7 +94,7 @@ class OpponentReading:
         assert view.seat is not None
         self.everything = everything
         wild_rank = Rank.parse(view.wild_rank)
-        self.is_wild = lambda card: card.rank is None or card.rank is wild_rank
+        self.is_wild: Callable[[Card], bool] = lambda card: card.rank is None or card.rank is wild_rank
         self.seats: dict[str, SeatReading] = {s: SeatReading() for s in view.seats if s != view.seat}
         claimed = {Suit.parse(s.id) for s in view.table if s.kind == "run"}
         self._read_moves(view, claimed)

@@ -26,6 +26,7 @@ from .tricksim import TrickPosition
 __all__ = ["InconsistentKnowledge", "count_consistent", "deal_unseen", "resample"]
 
 T = TypeVar("T", bound=Hashable)
+W = TypeVar("W")  # anything drawn again in proportion to weights (a deal, a hand)
 
 
 class InconsistentKnowledge(ValueError):
@@ -102,7 +103,7 @@ def deal_unseen(
     return hands
 
 
-def resample(candidates: Sequence[T], weights: Sequence[float], count: int, rng: random.Random) -> list[T]:
+def resample(candidates: Sequence[W], weights: Sequence[float], count: int, rng: random.Random) -> list[W]:
     """``count`` draws from ``candidates`` in proportion to ``weights`` (systematic resampling).
 
     Used to turn deals sampled uniformly into deals sampled by how well they explain
@@ -113,7 +114,7 @@ def resample(candidates: Sequence[T], weights: Sequence[float], count: int, rng:
         return [candidates[i % len(candidates)] for i in range(count)]
     step = total / count
     position = rng.random() * step
-    out: list[T] = []
+    out: list[W] = []
     cumulative = 0.0
     i = -1
     for _ in range(count):

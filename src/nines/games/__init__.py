@@ -39,8 +39,9 @@ class GameSpec:
         """Options from a named preset (default: the standard game) with overrides applied."""
         name = preset or self.default_preset
         if name not in self.presets:
-            raise OptionsError(
-                f"unknown preset {name!r} for {self.id}; the presets are: {', '.join(self.presets)}"
+            raise OptionsError.of(
+                "options.preset", f"unknown preset {name!r} for {self.id}; the presets are: {', '.join(self.presets)}",
+                name=name, allowed=", ".join(self.presets),
             )
         return options_from_mapping(self.options_type, dict(overrides or {}), base=self.presets[name])
 
@@ -85,4 +86,5 @@ def get_game(game_id: str) -> GameSpec:
         if error.name and module_name.startswith(error.name):
             raise UnknownGame(f"the game {game_id!r} is not available in this version") from None
         raise
-    return module.SPEC
+    spec: GameSpec = module.SPEC
+    return spec

@@ -24,11 +24,12 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from ..randomness import DealSource, MatchSecret, rng_for
 
 __all__ = [
+    "Reason",
     "RulesError",
     "IllegalAction",
     "OutOfTurn",
@@ -45,24 +46,72 @@ __all__ = [
 RECORD_FORMAT = "nines-record/1"
 
 
+class Reason(str):
+    """A refusal's English sentence that also carries a message key and its parameters.
+
+    The key names the rule (``play.follow_suit``); the parameters are plain values a page
+    fills into the sentence in the player's language (``web/static/refusals.json``).  By
+    the name of a parameter a page knows how to say it: ``card`` and ``*_card`` a card
+    code, ``cards``/``*_cards`` a list of them, ``suit``/``*_suit`` a suit letter or
+    ``NT``, ``seat``/``*_seat`` a seat, ``actions`` a list of moves as typed; anything
+    else is said as it is.  Being a ``str``, it reads as the English sentence wherever a
+    plain message is expected.
+    """
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, text: str, /, **params: Any) -> Self:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.params = {name: _jsonable(value) for name, value in params.items()}
+        return self
+
+
 class RulesError(ValueError):
-    """Something the rules do not allow.  The message says what was wrong and what is allowed."""
+    """Something the rules do not allow.  The message says what was wrong and what is allowed.
+
+    ``key`` and ``params`` say the same for a page that speaks another language (see
+    :class:`Reason`); raising with a :class:`Reason` as the message takes both from it.
+    """
+
+    default_key: ClassVar[str] = "rules"
+
+    def __init__(self, message: str = "", *, key: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        if key is None and isinstance(message, Reason):
+            key, params = message.key, dict(message.params)
+        self.key: str = key or self.default_key
+        self.params: dict[str, Any] = {name: _jsonable(value) for name, value in params.items()}
+
+    @classmethod
+    def of(cls, key: str, text: str, /, **params: Any) -> RulesError:
+        """The error with its English sentence, message key and parameters."""
+        return cls(Reason(key, text, **params))
 
 
 class IllegalAction(RulesError):
     """The action is not legal for the seat to act in this position."""
 
+    default_key = "illegal"
+
 
 class OutOfTurn(RulesError):
     """A seat tried to act when it is not that seat's turn."""
+
+    default_key = "turn.not_yours"
 
 
 class MatchOver(IllegalAction):
     """The match has ended; no more actions are taken."""
 
+    default_key = "match.over"
+
 
 class OptionsError(RulesError):
     """Unknown, malformed or inconsistent options."""
+
+    default_key = "options"
 
 
 @runtime_checkable
@@ -177,7 +226,10 @@ class GameState(ABC):
     def _check_seat(self, seat: str | None) -> None:
         """Views are asked for a seat of this table, or ``None`` for a spectator."""
         if seat is not None and seat not in self.seats:
-            raise IllegalAction(f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}")
+            raise IllegalAction.of(
+                "seat.unknown", f"{seat!r} is not a seat; the seats are {' '.join(self.seats)}",
+                name=seat, seats=list(self.seats),
+            )
 
     @abstractmethod
     def view(self, seat: str | None) -> Any:
@@ -214,15 +266,19 @@ class GameState(ABC):
     def check(self, action: Action, by: str | None = None) -> None:
         """Raise the error ``apply`` would raise, without changing anything."""
         if self.is_over:
-            raise MatchOver("the match is over; no more moves can be made")
+            raise MatchOver.of("match.over", "the match is over; no more moves can be made")
         to_act = self.to_act
         assert to_act is not None
         if by is not None and by != self.controller_of(to_act):
             mover = self.controller_of(to_act)
-            whose = to_act if mover == to_act else f"{to_act} (played by {mover})"
-            raise OutOfTurn(f"it is not {by}'s turn: {whose} is to act")
+            if mover == to_act:
+                raise OutOfTurn.of("turn.not_yours", f"it is not {by}'s turn: {to_act} is to act", by_seat=by, seat=to_act)
+            raise OutOfTurn.of(
+                "turn.not_yours_dummy", f"it is not {by}'s turn: {to_act} (played by {mover}) is to act",
+                by_seat=by, seat=to_act, mover_seat=mover,
+            )
         if not hasattr(action, "to_record"):
-            raise IllegalAction(f"{action!r} is not an action of this game")
+            raise IllegalAction.of("action.foreign", f"{action!r} is not an action of this game", action=repr(action))
         if action not in self.legal_actions():
             raise IllegalAction(self.why_illegal(action))
 
@@ -329,15 +385,22 @@ def options_from_mapping(
     hints = typing.get_type_hints(cls)
     unknown = sorted(str(name)[:40] for name in set(mapping) - set(fields))
     if unknown:
-        raise OptionsError(
-            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown[:5])}; "
-            f"the options are: {', '.join(fields)}"
+        raise OptionsError.of(
+            "options.unknown",
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown[:5])}; the options are: {', '.join(fields)}",
+            names=", ".join(unknown[:5]), allowed=", ".join(fields),
         )
     for name, raw in mapping.items():
         if isinstance(raw, str) and len(raw) > MAX_OPTION_TEXT:
-            raise OptionsError(f"option {name} is {len(raw)} characters long; option values are at most {MAX_OPTION_TEXT}")
+            raise OptionsError.of(
+                "options.too_long", f"option {name} is {len(raw)} characters long; option values are at most {MAX_OPTION_TEXT}",
+                option=name, count=len(raw), most=MAX_OPTION_TEXT,
+            )
         if isinstance(raw, (list, tuple)) and len(raw) > MAX_OPTION_ITEMS:
-            raise OptionsError(f"option {name} has {len(raw)} entries; lists of options have at most {MAX_OPTION_ITEMS}")
+            raise OptionsError.of(
+                "options.too_many", f"option {name} has {len(raw)} entries; lists of options have at most {MAX_OPTION_ITEMS}",
+                option=name, count=len(raw), most=MAX_OPTION_ITEMS,
+            )
     values: dict[str, Any] = {}
     for name, raw in mapping.items():
         values[name] = _coerce(name, raw, hints[name])
@@ -359,7 +422,7 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
                 return _coerce(name, raw, arg)
             except OptionsError:
                 continue
-        raise OptionsError(f"option {name}: {_shown(raw)} is not an allowed value")
+        raise OptionsError.of("options.value", f"option {name}: {_shown(raw)} is not an allowed value", option=name, value=_shown(raw))
     if origin is typing.Literal:
         if raw in args:
             return raw
@@ -367,7 +430,10 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         for arg in args:
             if str(arg) == text:
                 return arg
-        raise OptionsError(f"option {name} must be one of {', '.join(map(str, args))}, not {_shown(raw)}")
+        raise OptionsError.of(
+            "options.choice", f"option {name} must be one of {', '.join(map(str, args))}, not {_shown(raw)}",
+            option=name, allowed=", ".join(map(str, args)), value=_shown(raw),
+        )
     if hint is bool:
         if isinstance(raw, bool):
             return raw
@@ -376,14 +442,15 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise OptionsError(f"option {name} is yes or no (true/false), not {_shown(raw)}")
+        raise OptionsError.of("options.yes_no", f"option {name} is yes or no (true/false), not {_shown(raw)}", option=name, value=_shown(raw))
     if hint is int:
+        not_whole = OptionsError.of("options.whole", f"option {name} is a whole number, not {_shown(raw)}", option=name, value=_shown(raw))
         if isinstance(raw, bool):
-            raise OptionsError(f"option {name} is a whole number, not {_shown(raw)}")
+            raise not_whole
         try:
             return int(raw)
         except (TypeError, ValueError):
-            raise OptionsError(f"option {name} is a whole number, not {_shown(raw)}") from None
+            raise not_whole from None
     if hint is str:
         return str(raw)
     if origin is tuple:
@@ -393,7 +460,7 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         elif isinstance(raw, (list, tuple)):
             items = raw
         else:
-            raise OptionsError(f"option {name} is a list (comma separated), not {_shown(raw)}")
+            raise OptionsError.of("options.list", f"option {name} is a list (comma separated), not {_shown(raw)}", option=name, value=_shown(raw))
         item_hint = args[0] if args else str
         return tuple(_coerce(name, item, item_hint) for item in items)
     return raw

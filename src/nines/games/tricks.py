@@ -34,11 +34,11 @@ class Play:
 def parse_play(words: Sequence[str]) -> Play:
     """Read the card of ``play 9H`` (words after the verb)."""
     if len(words) != 1:
-        raise IllegalAction("write a play as 'play' and one card, e.g. 'play 9H'")
+        raise IllegalAction.of("syntax.play", "write a play as 'play' and one card, e.g. 'play 9H'")
     try:
         return Play(parse_card(words[0]))
     except NotationError as error:
-        raise IllegalAction(str(error)) from None
+        raise IllegalAction.of("syntax.card", str(error), text=words[0]) from None
 
 
 def trump_code(trump: Suit | None) -> str:

@@ -75,4 +75,4 @@ def review_rummy_deal(start: GameState, deals: Sequence[Mapping[str, Any]], inde
                 raise ReviewError(f"{where}: {error}") from None
             except (KeyError, TypeError) as error:
                 raise ReviewError(f"{where}: malformed action entry ({error})") from None
-    return DealReview(number=number, game="rummy", form="rummy", trump=None, discards=tuple(reviews), seat_order=tuple(state.seats))
+    return DealReview(number=number, game="rummy", form="rummy", trump=None, discards=tuple(reviews))

@@ -27,12 +27,16 @@ from ..games.contract import RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, Rates, SocketGate, check_name
+from .limits import BodyLimit, Rates, SocketGate, check_name, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
     Act,
+    AgainMessage,
+    AgainRequest,
+    AskDeviceLink,
     AskHint,
+    Claim,
     CreateTable,
     ErrorCode,
     ErrorMessage,
@@ -40,13 +44,16 @@ from .messages import (
     HttpAct,
     JoinSeat,
     Person,
+    PlayAgain,
     ResolveOptions,
     Resync,
+    Seated,
     SetPace,
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
 from .replay import deal_frames, match_record
 from .review import Reviews, review_job
+from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
 from .tables import Table, TableError, TableManager
 
@@ -70,7 +77,7 @@ HEALTH_TIMEOUT_S = 2
 
 
 def error_response(error: TableError) -> JSONResponse:
-    body = ErrorMessage(code=error.code, message=error.message).model_dump(mode="json")
+    body = ErrorMessage(code=error.code, message=error.message, key=error.key, params=error.params).model_dump(mode="json")
     return JSONResponse(body, status_code=HTTP_STATUS[error.code])
 
 
@@ -130,6 +137,19 @@ async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, 
     await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
 
 
+async def _on_device_link(manager: TableManager, table: Table, conn: SocketConnection, message: AskDeviceLink) -> BaseModel:
+    return await manager.device_link(table, conn.seat)
+
+
+async def _on_again(manager: TableManager, table: Table, conn: SocketConnection, message: PlayAgain) -> BaseModel:
+    new, _token = await manager.again(table, conn.seat, message.accept)
+    if not message.accept or conn.seat is None:
+        return AgainMessage(table=new.id)
+    # the browser takes its seat at the new table by a one-time claim (a socket cannot set its cookie)
+    link = await manager.device_link(new, conn.seat)
+    return AgainMessage(table=new.id, url=link.url)
+
+
 async def _on_resync(manager: TableManager, table: Table, conn: SocketConnection, message: Resync) -> None:
     async with table.lock:
         table.send_whole(conn)
@@ -144,6 +164,8 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
     AskHint: _on_hint,
     SetPace: _on_pace,
     Hello: _on_hello,
+    AskDeviceLink: _on_device_link,
+    PlayAgain: _on_again,
     Resync: _on_resync,
 }
 
@@ -257,8 +279,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             spec = get_game(game_id)
             options = spec.options(body.preset, body.options)
-        except (UnknownGame, RulesError) as error:
+        except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.MALFORMED, str(error), key=error.key, params=error.params) from None
         seats = spec.new_match(options, 0).seats
         return {"options": options_to_dict(options), "seats": list(seats)}
 
@@ -266,23 +290,50 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        # a listed table is public: its invitation is listed with it, so seats can be taken from the home page
-        return [{**table.info().model_dump(mode="json"), "invite": table.invite} for table in await manager.listed()]
+        """Public tables only (a table is private unless made public): those with open seats carry their
+        invitation, so a seat can be taken from the home page; the others are there to watch."""
+        return [{**info.model_dump(mode="json"), "invite": invite if info.status == "waiting" else None}
+                for info, invite in await manager.listed()]
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
         refusal = rates.create_table(_address(request.client))
         if refusal is not None:
             raise TableError(ErrorCode.LIMIT, refusal)
+        if body.name:
+            await own_name(store, request, response, body.name)
         return (await manager.create(body)).model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        return (await manager.get(table_id)).info().model_dump(mode="json")
+        table = await manager.get(table_id)
+        manager.visited(table)
+        return table.info().model_dump(mode="json")
 
     @app.post("/api/tables/{table_id}/join")
-    async def join_table(table_id: str, body: JoinSeat) -> dict[str, Any]:
-        return (await manager.join(table_id, body)).model_dump(mode="json")
+    async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response) -> dict[str, Any]:
+        if body.name:
+            await own_name(store, request, response, body.name)
+        seated = await manager.join(table_id, body)
+        assert seated.seat is not None and seated.token is not None
+        set_seat_cookie(request, response, table_id, seated.seat, seated.token)
+        return seated.model_dump(mode="json")
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim_seat(table_id: str, body: Claim, request: Request, response: Response) -> dict[str, Any]:
+        """Spend a one-time seat link: this browser now holds the seat (an HttpOnly cookie scoped to
+        the table's socket), and any other browser that held it watches instead."""
+        table, seat, token = await manager.claim(table_id, body.claim)
+        set_seat_cookie(request, response, table_id, seat, token)
+        return {"table": table.info().model_dump(mode="json"), "seat": seat}
+
+    @app.post("/api/tables/{table_id}/again")
+    async def play_again(table_id: str, body: AgainRequest) -> dict[str, Any]:
+        """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
+        table = await manager.get(table_id)
+        seat = manager.authenticate(table, body.seat, body.token)
+        new, token = await manager.again(table, seat, body.accept)
+        return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}/state")
     async def table_state(
@@ -293,6 +344,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
         table = await manager.get(table_id)
         seat = manager.authenticate(table, x_nines_seat, x_nines_token)
+        manager.visited(table, seat)
         async with table.lock:
             return table.state_for(seat).model_dump(mode="json")
 
@@ -304,11 +356,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:
-        table = await manager.get(table_id)
-        async with table.lock:
-            record = match_record(table)
+        # a finished match's record is served as it was kept when the match ended, never replayed per request
+        record = await asyncio.to_thread(store.finished_record, table_id) if valid_table_id(table_id) else None
+        if record is None:
+            table = await manager.get(table_id)
+            async with table.lock:
+                record = match_record(table)
         body = json.dumps(record, indent=1)
-        filename = f"nines-{table.spec.id}-{table.id}.json"
+        filename = f"nines-{record['game']}-{table_id}.json"
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -329,7 +384,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # -- people ----------------------------------------------------------------------
 
     @app.post("/api/people")
-    async def register_person(body: Person) -> dict[str, Any]:
+    async def register_person(body: Person, request: Request, response: Response) -> dict[str, Any]:
+        """Use a name: the first browser to use it owns it (a secret kept in an HttpOnly cookie)."""
+        await own_name(store, request, response, body.name)
         await asyncio.to_thread(store.touch_person, body.name)
         return {"name": body.name}
 
@@ -368,7 +425,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             first = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_TIMEOUT_S)
             hello = Hello.model_validate_json(first)
             table = await manager.get(table_id)
-            seat = manager.authenticate(table, hello.seat, hello.token)
+            seat: str | None
+            if hello.seat is not None:  # programs: the seat and its token
+                seat = manager.authenticate(table, hello.seat, hello.token)
+            else:  # browsers: the seat cookie, if this browser holds one; otherwise a spectator
+                seat = manager.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
         except StoreUnavailable:
             with contextlib.suppress(Exception):
                 await websocket.send_text(ErrorMessage(code=ErrorCode.UNAVAILABLE, message=UNAVAILABLE).model_dump_json())
@@ -377,10 +438,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except (TimeoutError, ValidationError, TableError, WebSocketDisconnect) as error:
             if isinstance(error, WebSocketDisconnect):
                 return
-            code = error.code if isinstance(error, TableError) else ErrorCode.MALFORMED
-            text = error.message if isinstance(error, TableError) else "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}"
+            refusal = error if isinstance(error, TableError) else TableError(
+                ErrorCode.MALFORMED, "say hello first: {\"type\": \"hello\", \"seat\": ..., \"token\": ...}")
+            code = refusal.code
             with contextlib.suppress(Exception):
-                await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+                await websocket.send_text(ErrorMessage(
+                    code=code, message=refusal.message, key=refusal.key, params=refusal.params).model_dump_json())
                 await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
             return
         conn = SocketConnection(websocket, seat, limits.queued_bytes)
@@ -393,18 +456,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                text = frame.get("text")
-                if text is None:  # a binary frame: the protocol is JSON text
+                data = frame.get("text")
+                if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
                     continue
-                if len(text) > limits.frame_bytes:
+                if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
                     continue
                 if (too_fast := rates.message(socket_key)) is not None:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
-                await _dispatch(manager, table, conn, text)
+                await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:
             pass
         finally:
@@ -418,7 +481,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         """A game's page: its title and promise, the table, how to play, history and variants."""
         if game_id not in GAME_MODULES:
-            raise TableError(ErrorCode.NOT_FOUND, f"there is no game {game_id!r}; the games are {', '.join(GAME_MODULES)}")
+            # a person typed or followed a wrong address: a page that says so in their language, not JSON
+            return FileResponse(STATIC_DIR / "missing.html", status_code=404, headers={"Cache-Control": "no-cache"})
         return FileResponse(STATIC_DIR / "game.html", headers={"Cache-Control": "no-cache"})
 
     return app
@@ -437,7 +501,7 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         reply = await asyncio.shield(handler(manager, table, conn, message))
     except TableError as error:
         log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
-        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq))
+        conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq, key=error.key, params=error.params))
         return
     except StoreUnavailable as error:
         # the move (or request) was not stored, so the table is as it was: say so and keep the socket open

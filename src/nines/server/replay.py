@@ -18,15 +18,13 @@ def _require_over(table: Table) -> None:
 
 
 def players_of(table: Table) -> dict[str, str]:
-    return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in table.seats.values()}
+    return table.players()
 
 
 def match_record(table: Table) -> dict[str, Any]:
     """The ``nines-record/1`` of a finished match, with who played each seat."""
     _require_over(table)
-    record = table.state.record(players=players_of(table))  # type: ignore[call-arg]
-    record["table"] = table.id
-    return record
+    return table.final_record()
 
 
 def _frame(state: Any, seat: str | None = None, action: Any = None) -> dict[str, Any]:

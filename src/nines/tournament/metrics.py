@@ -47,7 +47,7 @@ class GameMetric:
     def _value(self, seat: str, result: Mapping[str, Any], state: GameState) -> float:
         change = result.get("score_change") or result["points"]
         if seat in change:
-            return change[seat]
+            return float(change[seat])
         side = _side_of(seat, change)
         return change.get(side, 0) if side is not None else 0
 

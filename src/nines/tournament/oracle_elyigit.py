@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..bots.base import Decision
 from ..bots.expert_neuf import shared_solver
 from ..cards import Suit, ace_low
+from ..games.contract import GameState
 from ..games.elyigit import Bid, ElyigitState, NameTrump, Pass
 from ..games.elyigit.options import left_of, side_of
 from ..games.tricks import Play
@@ -30,7 +31,8 @@ class ElyigitOracle:
                 best = (tricks, trump)
         return best
 
-    def decide_state(self, state: ElyigitState, seat: str) -> Decision:  # type: ignore[override]
+    def decide_state(self, state: GameState, seat: str) -> Decision:
+        assert isinstance(state, ElyigitState), f"this oracle plays ElyigitState, not {type(state).__name__}"
         deal = state.deal
         if deal.phase == "auction":
             auction = deal.auction

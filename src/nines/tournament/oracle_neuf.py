@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..bots.base import Decision
 from ..bots.expert_neuf import shared_solver
 from ..cards import ace_high
+from ..games.contract import GameState
 from ..games.neuf import Exchange, Keep, NeufState
 from ..games.tricks import Play
 from ..solver import make_position
@@ -14,7 +15,8 @@ class NeufOracle:
     name = "oracle"
     sees_all_cards = True
 
-    def decide_state(self, state: NeufState, seat: str) -> Decision:  # type: ignore[override]
+    def decide_state(self, state: GameState, seat: str) -> Decision:
+        assert isinstance(state, NeufState), f"this oracle plays NeufState, not {type(state).__name__}"
         deal = state.deal
         form = state.options.form
         solver = shared_solver()

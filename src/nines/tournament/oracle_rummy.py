@@ -27,6 +27,7 @@ from ..bots.base import Decision
 from ..bots.expert_rummy import RummyBudget, RummyExpert, RummyReading, without
 from ..bots.rummy_plan import first_finish
 from ..cards import Card
+from ..games.contract import GameState
 from ..games.rummy import Discard, Draw, RummyState
 
 FEEDING_DELAY = 1.0
@@ -106,8 +107,8 @@ class _Racing(RummyExpert):
     def _draw(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
         assert isinstance(reading, SeeingReading)
         top = reading.view.top_discard
-        both = Draw("discard") in actions and Draw("stock") in actions and top is not None
-        if not both or not reading.stock or reading.is_wild(top):  # type: ignore[arg-type]
+        both = Draw("discard") in actions and Draw("stock") in actions
+        if top is None or not both or not reading.stock or reading.is_wild(top):
             return super()._draw(reading, actions)
         assert top is not None
         hand = list(reading.view.hand)
@@ -153,7 +154,8 @@ class RummyOracle:
     def __init__(self, rng: random.Random, budget: RummyBudget | None = None) -> None:
         self.judgement = _Racing(rng, budget)
 
-    def decide_state(self, state: RummyState, seat: str) -> Decision:  # type: ignore[override]
+    def decide_state(self, state: GameState, seat: str) -> Decision:
+        assert isinstance(state, RummyState), f"this oracle plays RummyState, not {type(state).__name__}"
         decision = self.judgement.decide_reading(SeeingReading(state, seat))
         return Decision(decision.action, f"seeing every card: {decision.reason}")
 

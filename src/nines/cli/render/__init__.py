@@ -20,20 +20,24 @@ def _module(game_id: str) -> Any:
 
 def table(game_id: str, view: Any) -> RenderableType:
     """The table as one seat sees it."""
-    return _module(game_id).table(view)
+    rendered: RenderableType = _module(game_id).table(view)
+    return rendered
 
 
 def summary(game_id: str, state: Any) -> RenderableType:
     """A finished (or interrupted) match: scores by deal and the winners."""
-    return _module(game_id).summary(state)
+    rendered: RenderableType = _module(game_id).summary(state)
+    return rendered
 
 
 def sheet(game_id: str, view: Any) -> RenderableType:
-    return _module(game_id).sheet(view)
+    rendered: RenderableType = _module(game_id).sheet(view)
+    return rendered
 
 
 def moves_help(game_id: str) -> str:
-    return _module(game_id).MOVES_HELP
+    text: str = _module(game_id).MOVES_HELP
+    return text
 
 
 def card_text(code: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -22,7 +23,7 @@ MOVES_HELP = (
 )
 
 
-def _contract_text(contract: dict | None) -> str:
+def _contract_text(contract: dict[str, Any] | None) -> str:
     if not contract:
         return "thrown in"
     forced = " (forced)" if contract.get("forced") else ""

@@ -102,22 +102,22 @@ def parse_elyigit_action(text: str) -> Action:
     """Read ``bid 6``, ``pass``, ``trump H`` / ``trump NT`` or ``play 9H`` (and the bare forms ``6``, ``H``, ``9H``)."""
     words = str(text).split()
     if not words:
-        raise IllegalAction(f"an empty move: write {_MOVES}")
+        raise IllegalAction.of("syntax.elyigit", f"an empty move: write {_MOVES}", text="")
     verb = words[0].lower()
     rest = words[1:]
     if verb == "bid":
         if len(rest) != 1 or not rest[0].isdigit():
-            raise IllegalAction("write a bid as 'bid' and a number of tricks, e.g. 'bid 6'")
+            raise IllegalAction.of("syntax.bid", "write a bid as 'bid' and a number of tricks, e.g. 'bid 6'")
         return Bid(int(rest[0]))
     if verb == "pass" and not rest:
         return Pass()
     if verb == "trump":
         if len(rest) != 1:
-            raise IllegalAction("write 'trump' and a suit letter, e.g. 'trump H' (or 'trump NT' where allowed)")
+            raise IllegalAction.of("syntax.trump", "write 'trump' and a suit letter, e.g. 'trump H' (or 'trump NT' where allowed)")
         try:
             return NameTrump(parse_trump(rest[0]))
         except NotationError as error:
-            raise IllegalAction(f"{error}; or NT for no trumps where allowed") from None
+            raise IllegalAction.of("syntax.trump_suit", f"{error}; or NT for no trumps where allowed", text=rest[0]) from None
     if verb == "play":
         return parse_play(rest)
     if len(words) == 1:
@@ -132,4 +132,4 @@ def parse_elyigit_action(text: str) -> Action:
             return NameTrump(parse_trump(word))
         except NotationError:
             pass
-    raise IllegalAction(f"{text!r} is not a move of Elyigit's Nines: write {_MOVES}")
+    raise IllegalAction.of("syntax.elyigit", f"{text!r} is not a move of Elyigit's Nines: write {_MOVES}", text=str(text))

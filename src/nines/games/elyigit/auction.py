@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..contract import Action
+from ..contract import Action, Reason
 from .actions import Bid, Pass
 from .options import SEATS, TRICKS_PER_DEAL, left_of
 
@@ -84,21 +84,29 @@ class Auction:
         calls.append(Pass())
         return calls
 
-    def why_not(self, call: Action) -> str:
+    def why_not(self, call: Action) -> Reason:
         """Why ``call`` is not allowed now, and what is."""
         seat = self.to_call
         high = self.high_bid
         allowed = self._allowed_text()
+        calls = [str(c) for c in self.legal_calls()]
         if isinstance(call, Bid):
             if call.tricks > TRICKS_PER_DEAL:
-                return f"there are only {TRICKS_PER_DEAL} tricks: a bid is at most {TRICKS_PER_DEAL}; {seat} may {allowed}"
+                return Reason(
+                    "auction.too_high", f"there are only {TRICKS_PER_DEAL} tricks: a bid is at most {TRICKS_PER_DEAL}; {seat} may {allowed}",
+                    most=TRICKS_PER_DEAL, seat=seat, actions=calls,
+                )
             if high is None:
-                return f"the lowest bid is {self.min_bid} tricks; {seat} may {allowed}"
-            return (
-                f"a bid must be higher than the standing bid of {high} ({self.high_bidder}); "
-                f"{seat} may {allowed}"
+                return Reason(
+                    "auction.too_low", f"the lowest bid is {self.min_bid} tricks; {seat} may {allowed}",
+                    least=self.min_bid, seat=seat, actions=calls,
+                )
+            return Reason(
+                "auction.not_higher",
+                f"a bid must be higher than the standing bid of {high} ({self.high_bidder}); {seat} may {allowed}",
+                high=high, high_seat=self.high_bidder, seat=seat, actions=calls,
             )
-        return f"it is the auction: {seat} may {allowed}"
+        return Reason("auction.now", f"it is the auction: {seat} may {allowed}", seat=seat, actions=calls)
 
     def _allowed_text(self) -> str:
         bids = [call.tricks for call in self.legal_calls() if isinstance(call, Bid)]

@@ -132,33 +132,49 @@ class ElyigitOptions:
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_bid <= TRICKS_PER_DEAL:
-            raise OptionsError(f"min_bid must be between 1 and {TRICKS_PER_DEAL} tricks, not {self.min_bid}")
+            raise OptionsError.of(
+                "ely.options.min_bid", f"min_bid must be between 1 and {TRICKS_PER_DEAL} tricks, not {self.min_bid}",
+                most=TRICKS_PER_DEAL, value=self.min_bid,
+            )
         if self.no_bid not in ("redeal", "dealer"):
-            raise OptionsError(f"no_bid must be redeal or dealer, not {self.no_bid!r}")
+            raise OptionsError.of("options.choice", f"no_bid must be redeal or dealer, not {self.no_bid!r}",
+                                  option="no_bid", allowed="redeal, dealer", value=repr(self.no_bid))
         if self.first_bidder not in ("left-of-dealer", "dealer"):
-            raise OptionsError(f"first_bidder must be left-of-dealer or dealer, not {self.first_bidder!r}")
+            raise OptionsError.of("options.choice", f"first_bidder must be left-of-dealer or dealer, not {self.first_bidder!r}",
+                                  option="first_bidder", allowed="left-of-dealer, dealer", value=repr(self.first_bidder))
         if self.first_leader not in ("left-of-declarer", "declarer", "left-of-dealer"):
-            raise OptionsError(
-                f"first_leader must be left-of-declarer, declarer or left-of-dealer, not {self.first_leader!r}"
+            raise OptionsError.of(
+                "options.choice", f"first_leader must be left-of-declarer, declarer or left-of-dealer, not {self.first_leader!r}",
+                option="first_leader", allowed="left-of-declarer, declarer, left-of-dealer", value=repr(self.first_leader),
             )
         if not self.must_trump and (self.must_overtrump or self.must_undertrump):
-            raise OptionsError(
+            raise OptionsError.of(
+                "ely.options.must_trump",
                 "must_overtrump and must_undertrump say how a player who must trump does it: "
-                "with must_trump=false set them to false as well"
+                "with must_trump=false set them to false as well",
             )
         if not 1 <= self.min_tricks <= TRICKS_PER_DEAL:
-            raise OptionsError(f"min_tricks must be between 1 and {TRICKS_PER_DEAL}, not {self.min_tricks}")
+            raise OptionsError.of(
+                "ely.options.min_tricks", f"min_tricks must be between 1 and {TRICKS_PER_DEAL}, not {self.min_tricks}",
+                most=TRICKS_PER_DEAL, value=self.min_tricks,
+            )
         for name in ("overtrick_points", "undertrick_points"):
             if not 0 <= getattr(self, name) <= MAX_TRICK_POINTS:
-                raise OptionsError(
-                    f"{name} must be from 0 to {MAX_TRICK_POINTS} points (it cannot be negative), not {getattr(self, name)}"
+                raise OptionsError.of(
+                    "ely.options.points",
+                    f"{name} must be from 0 to {MAX_TRICK_POINTS} points (it cannot be negative), not {getattr(self, name)}",
+                    option=name, most=MAX_TRICK_POINTS, value=getattr(self, name),
                 )
         if not 1 <= self.target <= MAX_TARGET:
-            raise OptionsError(f"target must be from 1 to {MAX_TARGET} points, not {self.target}")
+            raise OptionsError.of(
+                "ely.options.target", f"target must be from 1 to {MAX_TARGET} points, not {self.target}", most=MAX_TARGET, value=self.target
+            )
         if self.first_dealer is not None:
             seat = str(self.first_dealer).upper()
             if seat not in SEATS:
-                raise OptionsError(f"first_dealer must be one of {' '.join(SEATS)}, not {self.first_dealer!r}")
+                raise OptionsError.of(
+                    "options.first_dealer", f"first_dealer must be one of {' '.join(SEATS)}, not {self.first_dealer!r}", seats=list(SEATS)
+                )
             object.__setattr__(self, "first_dealer", seat)
 
     @property

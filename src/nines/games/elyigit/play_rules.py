@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...cards import Card, Suit, ace_low, format_cards, sort_hand
+from ..contract import Reason
 from ..tricks import winning_index
 
 __all__ = ["PlayRules", "STRICT", "legal_plays", "why_not_playable", "trick_winner", "suit_name"]
@@ -59,6 +60,10 @@ def suit_name(suit: Suit, plural: bool = False) -> str:
 def _show(cards: Iterable[Card]) -> str:
     """Cards as a player holds them here: by suit, nine down to ace."""
     return format_cards(sort_hand(cards, ace_low))
+
+
+def _codes(cards: Iterable[Card]) -> list[str]:
+    return [card.code for card in sort_hand(cards, ace_low)]
 
 
 def _strength(card: Card) -> int:
@@ -118,7 +123,7 @@ def legal_plays(
 
 def why_not_playable(
     card: Card, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None, rules: PlayRules = STRICT
-) -> str | None:
+) -> Reason | None:
     """Why ``card`` may not be played, in words that teach the rule; ``None`` if it may.
 
     The sentence speaks to the player ("you hold ..."); callers name the seat.
@@ -128,39 +133,58 @@ def why_not_playable(
     if card in allowed:
         return None
     playable = _show(allowed)
+    cards_ok = _codes(allowed)
     if card not in cards:
-        return f"{card.code} is not in the hand; playable: {playable}"
+        return Reason(
+            "play.not_in_hand", f"{card.code} is not in the hand; playable: {playable}", card=card.code, cards=cards_ok
+        )
     led = trick[0].suit
     assert led is not None
     same = [c for c in cards if c.suit == led]
     if same:
         if card.suit != led:
-            return (
-                f"{suit_name(led, True)} were led and you hold {_show(same)}: you must follow suit"
-                + (f" (playable: {playable})" if len(allowed) < len(same) else "")
+            # Clause 1: follow suit (and beat the best card of the led suit if you can).
+            if len(allowed) < len(same):
+                return Reason(
+                    "play.follow_suit_beat",
+                    f"{suit_name(led, True)} were led and you hold {_show(same)}: you must follow suit (playable: {playable})",
+                    suit=led.value, held_cards=_codes(same), cards=cards_ok,
+                )
+            return Reason(
+                "play.follow_suit", f"{suit_name(led, True)} were led and you hold {_show(same)}: you must follow suit",
+                suit=led.value, held_cards=_codes(same),
             )
         best = _best_of(trick, led)
         assert best is not None
         trumped = trump is not None and led != trump and any(c.suit == trump for c in trick)
-        return (
+        return Reason(
+            "play.must_beat_trumped" if trumped else "play.must_beat",
             f"you hold a higher {suit_name(led)} ({playable}) than the {best.code} on the table: "
-            f"you must beat it{' even though the trick has been trumped' if trumped else ''}"
+            f"you must beat it{' even though the trick has been trumped' if trumped else ''}",
+            suit=led.value, cards=cards_ok, best_card=best.code,
         )
     assert trump is not None
     trumps = [c for c in cards if c.suit == trump]
     top_trump = _best_of(trick, trump)
     no_led = f"you have no {suit_name(led, True)}"
+    must_trump = Reason(
+        "play.must_trump", f"{no_led}, so you must trump: play one of your {suit_name(trump, True)} ({playable})",
+        suit=led.value, trump_suit=trump.value, cards=cards_ok,
+    )
     if top_trump is None:
-        return f"{no_led}, so you must trump: play one of your {suit_name(trump, True)} ({playable})"
+        return must_trump  # clause 2
     over = [c for c in trumps if _strength(c) > _strength(top_trump)]
     if over and rules.must_overtrump:
-        return (
-            f"{no_led} and the {top_trump.code} has trumped: you hold a higher trump "
-            f"({playable}), so you must beat it"
+        return Reason(
+            "play.must_overtrump",
+            f"{no_led} and the {top_trump.code} has trumped: you hold a higher trump ({playable}), so you must beat it",
+            suit=led.value, top_card=top_trump.code, cards=cards_ok,
         )
     if over:
-        return f"{no_led}, so you must trump: play one of your {suit_name(trump, True)} ({playable})"
-    return (
+        return must_trump
+    return Reason(
+        "play.must_undertrump",
         f"{no_led} and cannot beat the {top_trump.code}, but you hold "
-        f"{suit_name(trump, True)}: you must still trump (under-trump) with one of {playable}"
+        f"{suit_name(trump, True)}: you must still trump (under-trump) with one of {playable}",
+        suit=led.value, trump_suit=trump.value, top_card=top_trump.code, cards=cards_ok,
     )

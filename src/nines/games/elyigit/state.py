@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...cards import SUITS, Card, NotationError, ace_low, deck_36, format_cards, parse_deal, shuffled, sort_hand
 from ...randomness import DealSource
-from ..contract import RECORD_FORMAT, Action, GameState, OptionsError, options_to_dict
+from ..contract import RECORD_FORMAT, Action, GameState, OptionsError, Reason, options_to_dict
 from ..tricks import Play, Trick, TrickView, trump_code
 from .actions import Bid, NameTrump, Pass, parse_elyigit_action
 from .auction import Auction
@@ -35,12 +35,14 @@ class PresetDeal:
 
     def __post_init__(self) -> None:
         if self.dealer not in SEATS:
-            raise OptionsError(f"the dealer must be one of {' '.join(SEATS)}, not {self.dealer!r}")
+            raise OptionsError.of(
+                "preset.dealer", f"the dealer must be one of {' '.join(SEATS)}, not {self.dealer!r}", seats=list(SEATS), value=repr(self.dealer)
+            )
         if sorted(self.hands) != sorted(SEATS):
-            raise OptionsError(f"a preset deal gives a hand to each of {' '.join(SEATS)}")
+            raise OptionsError.of("preset.hands", f"a preset deal gives a hand to each of {' '.join(SEATS)}", seats=list(SEATS))
         cards = [card for seat in SEATS for card in self.hands[seat]]
         if any(len(self.hands[seat]) != TRICKS_PER_DEAL for seat in SEATS) or sorted(cards) != sorted(deck_36()):
-            raise OptionsError("a preset deal gives nine cards to each seat, the 36 cards from ace to nine once each")
+            raise OptionsError.of("preset.deck36", "a preset deal gives nine cards to each seat, the 36 cards from ace to nine once each")
 
     @classmethod
     def parse(cls, dealer: str, deal: str) -> PresetDeal:
@@ -48,7 +50,7 @@ class PresetDeal:
         try:
             hands = parse_deal(deal, SEATS, allowed=deck_36())
         except NotationError as error:
-            raise OptionsError(str(error)) from None
+            raise OptionsError.of("preset.notation", str(error), text=deal) from None
         return cls(dealer, hands)
 
 
@@ -102,6 +104,7 @@ class ElyigitState(GameState):
 
     game_id: ClassVar[str] = "elyigit"
     options: ElyigitOptions
+    deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(
         self, options: ElyigitOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None
@@ -209,24 +212,34 @@ class ElyigitState(GameState):
         if deal.phase == "auction":
             return deal.auction.why_not(action)
         if deal.phase == "trump":
-            names = " ".join(f"'{a}'" for a in self._trump_choices())
+            choices = [str(a) for a in self._trump_choices()]
+            names = " ".join(f"'{a}'" for a in choices)
             if isinstance(action, NameTrump) and action.suit is None:
-                return f"no trumps is not allowed in this game (option no_trumps); {seat} names a suit: {names}"
-            return f"the auction is over: {seat}, the declarer, names trumps now: {names}"
+                return Reason(
+                    "trump.no_trumps_off", f"no trumps is not allowed in this game (option no_trumps); {seat} names a suit: {names}",
+                    seat=seat, actions=choices,
+                )
+            return Reason(
+                "trump.now", f"the auction is over: {seat}, the declarer, names trumps now: {names}", seat=seat, actions=choices
+            )
         assert deal.trick is not None and deal.contract is not None
-        legal = format_cards(sort_hand((a.card for a in self.legal_actions() if isinstance(a, Play)), ace_low))
+        playable = sort_hand((a.card for a in self.legal_actions() if isinstance(a, Play)), ace_low)
+        legal = format_cards(playable)
+        codes = [card.code for card in playable]
         who = seat if seat != deal.contract.dummy else f"the dummy {seat} (played by {deal.contract.declarer})"
         if not isinstance(action, Play):
-            return f"it is the play: {who} plays one of {legal}"
+            return Reason("play.card_now", f"it is the play: {who} plays one of {legal}", seat=seat, cards=codes)
         reason = why_not_playable(
             action.card, deal.hands[seat], deal.trick.cards, deal.contract.trump, self._rules
         )
         if reason is None:  # pragma: no cover - only asked about illegal actions
-            return f"{action} is legal"
+            return Reason("illegal", f"{action} is legal")
         if action.card not in deal.hands[seat]:
             whose = f"{seat}'s hand" if seat != deal.contract.dummy else f"the dummy's hand ({seat}, played by {deal.contract.declarer})"
-            return f"{action.card.code} is not in {whose}; playable: {legal}"
-        return f"{who}: {reason}"
+            return Reason(
+                "play.not_in_hand", f"{action.card.code} is not in {whose}; playable: {legal}", card=action.card.code, seat=seat, cards=codes
+            )
+        return Reason(reason.key, f"{who}: {reason}", **reason.params, seat=seat)
 
     # -- applying --------------------------------------------------------------------
 

@@ -77,4 +77,5 @@ class ElyigitView:
         return self.to_act if self.legal else None
 
     def to_dict(self) -> dict[str, Any]:
-        return plain(self)
+        data: dict[str, Any] = plain(self)
+        return data

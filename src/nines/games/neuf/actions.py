@@ -39,7 +39,7 @@ def parse_neuf_action(text: str) -> Action:
     """Read ``exchange``, ``keep`` or ``play 9H`` (a bare card such as ``9H`` also means play)."""
     words = str(text).split()
     if not words:
-        raise IllegalAction("an empty move: write 'exchange', 'keep' or 'play' and a card (e.g. 'play 9H')")
+        raise IllegalAction.of("syntax.neuf", "an empty move: write 'exchange', 'keep' or 'play' and a card (e.g. 'play 9H')", text="")
     verb = words[0].lower()
     if verb in ("exchange", "swap", "take") and len(words) == 1:
         return Exchange()
@@ -52,6 +52,7 @@ def parse_neuf_action(text: str) -> Action:
             return parse_play(words)
         except IllegalAction:
             pass
-    raise IllegalAction(
-        f"{text!r} is not a Le Neuf move: write 'exchange', 'keep' or 'play' and a card (e.g. 'play 9H')"
+    raise IllegalAction.of(
+        "syntax.neuf", f"{text!r} is not a Le Neuf move: write 'exchange', 'keep' or 'play' and a card (e.g. 'play 9H')",
+        text=str(text),
     )

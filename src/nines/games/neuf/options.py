@@ -62,42 +62,49 @@ class NeufOptions:
 
     def __post_init__(self) -> None:
         if self.form not in ("three", "partners", "individual"):
-            raise OptionsError(f"form must be three, partners or individual, not {self.form!r}")
+            raise OptionsError.of("neuf.options.form", f"form must be three, partners or individual, not {self.form!r}", value=repr(self.form))
         if not self.trump_cycle:
-            raise OptionsError("trump_cycle needs at least one entry (suit letters or NT)")
+            raise OptionsError.of("neuf.options.cycle_empty", "trump_cycle needs at least one entry (suit letters or NT)")
         if len(self.trump_cycle) > MAX_CYCLE:
-            raise OptionsError(
+            raise OptionsError.of(
+                "neuf.options.cycle_long",
                 f"trump_cycle has {len(self.trump_cycle)} entries; at most {MAX_CYCLE} are allowed "
-                "(the cycle repeats, so a short one is enough)"
+                "(the cycle repeats, so a short one is enough)",
+                count=len(self.trump_cycle), most=MAX_CYCLE,
             )
         cycle = []
         for entry in self.trump_cycle:
             try:
                 cycle.append(trump_code(parse_trump(str(entry))))
             except ValueError:
-                raise OptionsError(
-                    f"trump_cycle entry {entry!r}: each entry is S, H, D, C or NT"
+                raise OptionsError.of(
+                    "neuf.options.cycle_entry", f"trump_cycle entry {entry!r}: each entry is S, H, D, C or NT", value=repr(entry)
                 ) from None
         object.__setattr__(self, "trump_cycle", tuple(cycle))
         if self.exchange and self.form != "three":
-            raise OptionsError("only the three-player game has a spare hand to exchange with")
+            raise OptionsError.of("neuf.options.exchange", "only the three-player game has a spare hand to exchange with")
         if self.dealer_exchanges_first and not self.has_exchange:
-            raise OptionsError("dealer_exchanges_first needs the exchange (three-player game)")
+            raise OptionsError.of("neuf.options.dealer_first", "dealer_exchanges_first needs the exchange (three-player game)")
         if not 1 <= self.start_score <= MAX_START_SCORE:
-            raise OptionsError(f"start_score must be from 1 to {MAX_START_SCORE} points, not {self.start_score}")
+            raise OptionsError.of(
+                "neuf.options.start_score", f"start_score must be from 1 to {MAX_START_SCORE} points, not {self.start_score}",
+                most=MAX_START_SCORE, value=self.start_score,
+            )
         if self.quota is not None and self.quota < 0:
-            raise OptionsError("quota cannot be negative")
+            raise OptionsError.of("neuf.options.quota_negative", "quota cannot be negative")
         # 13 tricks against the quotas: the scores together must fall every deal,
         # otherwise nobody need ever reach zero.
         if self.side_count * self.side_quota >= 13:
-            raise OptionsError(
+            raise OptionsError.of(
+                "neuf.options.quota_total",
                 f"a quota of {self.side_quota} for {self.side_count} "
                 f"{'partnerships' if self.form == 'partners' else 'players'} is "
                 f"{self.side_count * self.side_quota} of the 13 tricks: the quotas together must be "
-                "below 13 so that scores fall and the match can end"
+                "below 13 so that scores fall and the match can end",
+                quota=self.side_quota, count=self.side_count, total=self.side_count * self.side_quota,
             )
         if self.first_dealer is not None and self.first_dealer not in self.seats:
-            raise OptionsError(f"first_dealer must be one of {' '.join(self.seats)}")
+            raise OptionsError.of("options.first_dealer", f"first_dealer must be one of {' '.join(self.seats)}", seats=list(self.seats))
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from ...cards import Card, Suit, ace_high, deck_52, format_cards, shuffled, sort_hand
 from ...randomness import DealSource
-from ..contract import RECORD_FORMAT, Action, GameState, options_to_dict
+from ..contract import RECORD_FORMAT, Action, GameState, Reason, options_to_dict
 from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
 from .actions import Exchange, Keep, parse_neuf_action
 from .options import NeufOptions
@@ -61,6 +61,7 @@ class NeufState(GameState):
 
     game_id: ClassVar[str] = "neuf"
     options: NeufOptions
+    deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(self, options: NeufOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None) -> None:
         super().__init__(options or NeufOptions(), seed)
@@ -163,27 +164,42 @@ class NeufState(GameState):
         seat = self.to_act
         assert seat is not None and deal.trick is not None
         # Follow suit if you can; otherwise any card.
-        return sorted(Play(card) for card in follow_suit(deal.hands[seat], deal.trick))
+        plays: list[Action] = []
+        plays.extend(sorted(Play(card) for card in follow_suit(deal.hands[seat], deal.trick)))
+        return plays
 
     def why_illegal(self, action: Action) -> str:
         deal = self.deal
         seat = self.to_act
         if deal.phase == "exchange":
-            return f"{seat} is deciding on the exchange: 'exchange' to take the hand in the centre or 'keep'"
+            return Reason(
+                "neuf.exchange_now", f"{seat} is deciding on the exchange: 'exchange' to take the hand in the centre or 'keep'",
+                seat=seat,
+            )
+        playable = self._legal_cards()
         if not isinstance(action, Play):
-            return f"it is time to play a card: {seat} plays one of {self._legal_text()}"
+            return Reason(
+                "play.card_now", f"it is time to play a card: {seat} plays one of {' '.join(playable)}",
+                seat=seat, cards=playable,
+            )
         assert seat is not None and deal.trick is not None
         if action.card not in deal.hands[seat]:
-            return f"{action.card.code} is not in {seat}'s hand; playable: {self._legal_text()}"
+            return Reason(
+                "play.not_in_hand", f"{action.card.code} is not in {seat}'s hand; playable: {' '.join(playable)}",
+                card=action.card.code, seat=seat, cards=playable,
+            )
         led = deal.trick.led_suit
         assert led is not None
-        return (
-            f"{seat} must follow suit: {led.name.lower()} were led and {seat} holds "
-            f"{format_cards(c for c in deal.hands[seat] if c.suit == led)}"
+        held = [c for c in deal.hands[seat] if c.suit == led]
+        # Follow suit if you can.
+        return Reason(
+            "play.follow_suit",
+            f"{seat} must follow suit: {led.name.lower()} were led and {seat} holds {format_cards(held)}",
+            seat=seat, suit=led.value, held_cards=[c.code for c in held],
         )
 
-    def _legal_text(self) -> str:
-        return " ".join(a.card.code for a in self.legal_actions() if isinstance(a, Play))
+    def _legal_cards(self) -> list[str]:
+        return [a.card.code for a in self.legal_actions() if isinstance(a, Play)]
 
     # -- applying --------------------------------------------------------------------
 
@@ -340,7 +356,9 @@ class NeufState(GameState):
         """Seed 000's sheet: the trump of each deal, the running scores, the falling total."""
         opts = self.options
         start = dict.fromkeys(opts.sides, opts.start_score)
-        rows = [{"deal": 0, "dealer": None, "trump": None, "scores": start, "total": sum(start.values())}]
+        rows: list[dict[str, Any]] = [
+            {"deal": 0, "dealer": None, "trump": None, "scores": start, "total": sum(start.values())}
+        ]
         for deal in self.deals:
             if deal.scores_after is None:
                 continue

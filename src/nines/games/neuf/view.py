@@ -50,4 +50,5 @@ class NeufView:
     game: str = "neuf"
 
     def to_dict(self) -> dict[str, Any]:
-        return plain(self)
+        data: dict[str, Any] = plain(self)
+        return data

@@ -66,7 +66,9 @@ class Draw(_Ordered):
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:
-            raise IllegalAction(f"draw from the stock or the discard pile ('draw stock' or 'draw discard'), not {self.source!r}")
+            raise IllegalAction.of(
+                "syntax.draw", f"draw from the stock or the discard pile ('draw stock' or 'draw discard'), not {self.source!r}"
+            )
 
     def _key(self) -> tuple[Any, ...]:
         return (SOURCES.index(self.source),)
@@ -86,7 +88,8 @@ class Lay(_Ordered):
     kind: ClassVar[str] = "lay"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "placements", canonical_order(self.placements))
+        # written in the set's order, each wild where the player declared it
+        object.__setattr__(self, "placements", canonical_order(self.placements, as_declared=True))
 
     @classmethod
     def canonical(cls, placements: tuple[Placement, ...]) -> Lay:
@@ -143,7 +146,7 @@ class Swap(_Ordered):
     def __post_init__(self) -> None:
         object.__setattr__(self, "set_id", parse_set_id(self.set_id))
         if self.card.is_joker:
-            raise IllegalAction("a swap puts a natural card in place of the wild standing for it, e.g. 'swap H 9H'")
+            raise IllegalAction.of("syntax.swap_joker", "a swap puts a natural card in place of the wild standing for it, e.g. 'swap H 9H'")
 
     def __str__(self) -> str:
         return f"swap {self.set_id} {self.card.code}"
@@ -203,8 +206,10 @@ def parse_set_id(text: str) -> str:
     try:
         return Rank.parse(raw).char
     except NotationError:
-        raise IllegalAction(
-            f"{raw!r} is not a set: a run is named by its suit (S, H, D, C), a monkey by its rank (A, 2-9, T, J, Q, K)"
+        raise IllegalAction.of(
+            "syntax.set_name",
+            f"{raw!r} is not a set: a run is named by its suit (S, H, D, C), a monkey by its rank (A, 2-9, T, J, Q, K)",
+            text=raw,
         ) from None
 
 
@@ -212,38 +217,40 @@ def _card(word: str) -> Card:
     try:
         return parse_card(word)
     except NotationError as error:
-        raise IllegalAction(str(error)) from None
+        raise IllegalAction.of("syntax.card", str(error), text=word) from None
 
 
 def parse_rummy_action(text: str) -> RummyAction:
     """Read an action's text form (see the module's table)."""
     words = str(text).split()
     if not words:
-        raise IllegalAction(f"an empty move: write {MOVES}")
+        raise IllegalAction.of("syntax.rummy", f"an empty move: write {MOVES}", text="")
     verb, rest = words[0].lower(), words[1:]
     if verb == "draw":
         if len(rest) == 1 and rest[0].lower() in SOURCES:
             return Draw(rest[0].lower())
-        raise IllegalAction("write a draw as 'draw stock' or 'draw discard'")
+        raise IllegalAction.of("syntax.draw", "write a draw as 'draw stock' or 'draw discard'")
     if verb == "lay":
         if not rest:
-            raise IllegalAction("write a lay as 'lay' and its cards, a wild with what it stands for: 'lay 7H 8H JK=9H TH'")
+            raise IllegalAction.of("syntax.lay", "write a lay as 'lay' and its cards, a wild with what it stands for: 'lay 7H 8H JK=9H TH'")
         return Lay.of(rest)
     if verb in ("extend", "fill"):
         if len(rest) != 2:
-            raise IllegalAction("write an extension as 'extend', the set and one card: 'extend H 6H' or 'extend 9 JK=9S'")
+            raise IllegalAction.of(
+                "syntax.extend", "write an extension as 'extend', the set and one card: 'extend H 6H' or 'extend 9 JK=9S'"
+            )
         return Extend(rest[0], Placement.parse(rest[1]))
     if verb == "swap":
         if len(rest) != 2:
-            raise IllegalAction("write a swap as 'swap', the set and the natural card: 'swap H 9H'")
+            raise IllegalAction.of("syntax.swap", "write a swap as 'swap', the set and the natural card: 'swap H 9H'")
         return Swap(rest[0], _card(rest[1]))
     if verb == "discard":
         if len(rest) != 1:
-            raise IllegalAction("write a discard as 'discard' and one card: 'discard 4C'")
+            raise IllegalAction.of("syntax.discard", "write a discard as 'discard' and one card: 'discard 4C'")
         return Discard(_card(rest[0]))
     if verb in ("end", "end-session") and [w.lower() for w in rest] in ([], ["session"]):
         return EndSession()
-    raise IllegalAction(f"{text!r} is not a Nines rummy move: write {MOVES}")
+    raise IllegalAction.of("syntax.rummy", f"{text!r} is not a Nines rummy move: write {MOVES}", text=str(text))
 
 
 def action_from_record(entry: Mapping[str, Any]) -> RummyAction:
@@ -261,4 +268,6 @@ def action_from_record(entry: Mapping[str, Any]) -> RummyAction:
         return Discard(_card(str(entry["card"])))
     if kind == "end-session":
         return EndSession()
-    raise IllegalAction(f"{kind!r} is not a Nines rummy action (draw, lay, extend, swap, discard, end-session)")
+    raise IllegalAction.of(
+        "record.action", f"{kind!r} is not a Nines rummy action (draw, lay, extend, swap, discard, end-session)", text=kind
+    )

@@ -17,9 +17,11 @@ set of cards could lie either way (an ace with every rank from two to king), the
 is taken as low: the run then waits for its high ace, which changes nothing a player
 can do with it.
 
-A set is the cards laid and the cards they stand for; which wild sits in which place
-follows a rule (:func:`pair_wilds`), so every set has one written form and the
-enumeration lists each set once.
+A set is the cards laid and the cards they stand for.  Which wild sits in which place is
+the player's (seed 002: the wild is laid standing for the card the player declares), or,
+under the ``wild_places=rule`` option, a rule (:func:`pair_wilds`) that gives every set one
+written form; the enumeration lists each set once in rule form, and
+:func:`declared_variants` gives every other placement of the same cards.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 
 from ...cards import JOKER, SUITS, Card, NotationError, Rank, Suit, parse_card
 from ..contract import IllegalAction
@@ -97,13 +99,15 @@ class Placement:
             card = parse_card(card_text)
             meaning = parse_card(meaning_text) if sep else card
         except NotationError as error:
-            raise IllegalAction(f"{raw!r}: {error}") from None
+            raise IllegalAction.of("syntax.card", f"{raw!r}: {error}", text=raw) from None
         if meaning.is_joker:
             if card.is_joker:
-                raise IllegalAction(
-                    f"{raw!r}: a joker laid in a set must say which card it stands for, e.g. JK=9H"
+                raise IllegalAction.of(
+                    "meld.joker_unsaid", f"{raw!r}: a joker laid in a set must say which card it stands for, e.g. JK=9H", text=raw
                 )
-            raise IllegalAction(f"{raw!r}: a wild stands for a real card (rank and suit), never for a joker")
+            raise IllegalAction.of(
+                "meld.wild_for_joker", f"{raw!r}: a wild stands for a real card (rank and suit), never for a joker", text=raw
+            )
         return cls(card, meaning)
 
     @property
@@ -165,11 +169,13 @@ def check_wild_uses(placements: Sequence[Placement], wilds: Wilds) -> None:
     """Every card standing for another card must be a wild (rule: only wilds stand in)."""
     for p in placements:
         if p.stands_for.is_joker:
-            raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
+            raise MeldError.of("meld.wild_for_joker", f"{p.text}: a wild stands for a real card, never for a joker", text=p.text)
         if not p.is_natural and not wilds.is_wild(p.card):
-            raise MeldError(
+            raise MeldError.of(
+                "meld.not_wild",
                 f"{p.card.code} is not wild in this hand, so it can only be played as itself, "
-                f"not as {p.stands_for.code} ({wilds.describe()})"
+                f"not as {p.stands_for.code} ({wilds.describe()})",
+                card=p.card.code, as_card=p.stands_for.code,
             )
 
 
@@ -215,95 +221,117 @@ def pair_wilds(ordered: Sequence[Placement]) -> tuple[Placement, ...]:
     return tuple(q if q is not None else Placement(next(rest), p.stands_for) for p, q in zip(ordered, placed, strict=True))
 
 
-def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN) -> RunShape:
+def read_run(placements: Sequence[Placement], min_size: int = RUN_MIN, as_declared: bool = False) -> RunShape:
     """The run these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
     if len(placements) < min_size:
-        raise MeldError(f"{text}: a run needs at least {min_size} cards here, not {len(placements)}")
+        raise MeldError.of(
+            "meld.run_size", f"{text}: a run needs at least {min_size} cards here, not {len(placements)}",
+            least=min_size, count=len(placements),
+        )
     suits = {p.stands_for.suit for p in placements}
     if len(suits) != 1:
-        raise MeldError(f"{text}: a run is all one suit (a monkey is one rank in different suits)")
+        raise MeldError.of("meld.run_suit", f"{text}: a run is all one suit (a monkey is one rank in different suits)")
     suit = next(iter(suits))
     assert suit is not None
     ranks = Counter(p.stands_for.rank for p in placements)
     if ranks[Rank.ACE] > 2:
-        raise MeldError(f"{text}: a run holds the ace at most twice (low and high)")
+        raise MeldError.of("meld.run_aces", f"{text}: a run holds the ace at most twice (low and high)")
     ordered = sorted(placements, key=lambda p: (_rank_order(p.stands_for.rank), p.card))
     positions = _run_positions(ordered)
     pairs = sorted(zip(positions, ordered, strict=True), key=lambda pair: pair[0])
     seen = Counter(positions)
     repeated = sorted({card_at(suit, pos).code for pos, n in seen.items() if n > 1})
     if repeated:
-        raise MeldError(f"{text}: a run holds each rank once; {' '.join(repeated)} is there twice")
+        raise MeldError.of("meld.run_repeat", f"{text}: a run holds each rank once; {' '.join(repeated)} is there twice", cards=repeated)
     low, high = pairs[0][0], pairs[-1][0]
     if high - low + 1 != len(pairs):
         if Rank.KING in ranks and Rank.ACE in ranks and Rank.TWO in ranks:
-            raise MeldError(
-                f"{text}: a run does not turn the corner: the ace is low (A-2-3) or high (Q-K-A), never K-A-2"
+            raise MeldError.of(
+                "meld.run_corner", f"{text}: a run does not turn the corner: the ace is low (A-2-3) or high (Q-K-A), never K-A-2"
             )
         missing = [card_at(suit, pos).code for pos in range(low, high + 1) if pos not in seen]
-        raise MeldError(f"{text}: the ranks are not consecutive (missing {' '.join(missing)})")
-    return RunShape(suit, low, high, pair_wilds([p for _, p in pairs]))
+        raise MeldError.of("meld.run_gap", f"{text}: the ranks are not consecutive (missing {' '.join(missing)})", cards=missing)
+    placed = [p for _, p in pairs]
+    return RunShape(suit, low, high, tuple(placed) if as_declared else pair_wilds(placed))
 
 
 def _rank_order(rank: Rank | None) -> int:
     return 0 if rank is None else rank.value
 
 
-def read_monkey(placements: Sequence[Placement], min_size: int = MONKEY_MIN, needs_natural: bool = False) -> MonkeyShape:
+def read_monkey(
+    placements: Sequence[Placement], min_size: int = MONKEY_MIN, needs_natural: bool = False, as_declared: bool = False
+) -> MonkeyShape:
     """The monkey these cards make, or :class:`MeldError` saying why they make none."""
     text = " ".join(p.text for p in placements)
     ranks = {p.stands_for.rank for p in placements}
     if len(ranks) != 1:
-        raise MeldError(f"{text}: a monkey is one rank in different suits")
+        raise MeldError.of("meld.monkey_rank", f"{text}: a monkey is one rank in different suits")
     rank = next(iter(ranks))
     assert rank is not None
     if not min_size <= len(placements) <= MONKEY_MAX:
-        need = "all four suits" if min_size == MONKEY_MAX else f"{min_size} or {MONKEY_MAX} cards"
-        raise MeldError(f"{text}: a monkey here needs {need}, not {len(placements)} cards")
+        if min_size == MONKEY_MAX:
+            raise MeldError.of(
+                "meld.monkey_four", f"{text}: a monkey here needs all four suits, not {len(placements)} cards", count=len(placements)
+            )
+        raise MeldError.of(
+            "meld.monkey_size", f"{text}: a monkey here needs {min_size} or {MONKEY_MAX} cards, not {len(placements)} cards",
+            least=min_size, most=MONKEY_MAX, count=len(placements),
+        )
     suits = Counter(p.stands_for.suit for p in placements)
     repeated = sorted(Card(rank, s).code for s, n in suits.items() if n > 1 and s is not None)
     if repeated:
-        raise MeldError(f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice")
-    ordered = pair_wilds(sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card)))  # type: ignore[union-attr]
+        raise MeldError.of(
+            "meld.monkey_suits", f"{text}: a monkey's cards are all different suits; {' '.join(repeated)} is there twice", cards=repeated
+        )
+    by_suit = sorted(placements, key=lambda p: (p.stands_for.suit.index, p.card))  # type: ignore[union-attr]
+    ordered = tuple(by_suit) if as_declared else pair_wilds(by_suit)
     if needs_natural and all(not p.is_natural for p in ordered):
-        raise MeldError(f"{text}: at this table a monkey needs at least one natural card of its rank (natural_in_monkey)")
+        raise MeldError.of(
+            "meld.monkey_natural", f"{text}: at this table a monkey needs at least one natural card of its rank (natural_in_monkey)"
+        )
     return MonkeyShape(rank, ordered)
 
 
 def read_set(
-    placements: Sequence[Placement], wilds: Wilds, min_size: int = RUN_MIN, monkey_needs_natural: bool = False
+    placements: Sequence[Placement],
+    wilds: Wilds,
+    min_size: int = RUN_MIN,
+    monkey_needs_natural: bool = False,
+    as_declared: bool = False,
 ) -> Shape:
-    """The run or monkey these cards make (with the wilds as declared), or :class:`MeldError`."""
+    """The run or monkey these cards make, or :class:`MeldError`: each wild where the player put it
+    (``as_declared``), or where the rule puts it (:func:`pair_wilds`)."""
     if not placements:
-        raise MeldError("a set needs cards")
+        raise MeldError.of("meld.empty", "a set needs cards")
     for p in placements:
         if p.stands_for.is_joker:
-            raise MeldError(f"{p.text}: a wild stands for a real card, never for a joker")
+            raise MeldError.of("meld.wild_for_joker", f"{p.text}: a wild stands for a real card, never for a joker", text=p.text)
     shape: Shape
     if len({p.stands_for.rank for p in placements}) == 1 and len(placements) > 1:
-        shape = read_monkey(placements, max(min_size, MONKEY_MIN), monkey_needs_natural)
+        shape = read_monkey(placements, max(min_size, MONKEY_MIN), monkey_needs_natural, as_declared)
     elif len({p.stands_for.suit for p in placements}) == 1:
-        shape = read_run(placements, min_size)
+        shape = read_run(placements, min_size, as_declared)
     else:
         text = " ".join(p.text for p in placements)
-        raise MeldError(
-            f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
+        raise MeldError.of(
+            "meld.shape", f"{text}: a set is a run (consecutive ranks in one suit) or a monkey (one rank in different suits)"
         )
     # (checked in the places the rule gives each card, so any way of writing the same set reads the same)
     check_wild_uses(shape.placements, wilds)
     return shape
 
 
-def canonical_order(placements: Iterable[Placement]) -> tuple[Placement, ...]:
-    """How a set is written: a run low to high, a monkey S H D C, the wilds in their places
-    (:func:`pair_wilds`); what is no set at all, in card order."""
+def canonical_order(placements: Iterable[Placement], as_declared: bool = False) -> tuple[Placement, ...]:
+    """How a set is written: a run low to high, a monkey S H D C, each wild where it was declared
+    (``as_declared``) or where the rule puts it (:func:`pair_wilds`); what is no set at all, in card order."""
     items = list(placements)
     try:
         if len({p.stands_for.rank for p in items}) == 1 and len(items) > 1:
-            return read_monkey(items, 1).placements
+            return read_monkey(items, 1, as_declared=as_declared).placements
         if len({p.stands_for.suit for p in items}) == 1 and not any(p.stands_for.is_joker for p in items):
-            return read_run(items, 1).placements
+            return read_run(items, 1, as_declared).placements
     except MeldError:
         pass
     return tuple(sorted(items, key=lambda p: (p.stands_for, p.card)))
@@ -475,6 +503,23 @@ def enumerate_monkeys(
                 yield from _fill(chosen, pool, kinds, min_naturals=1 if needs_natural else 0)
 
 
+def declared_variants(placements: Sequence[Placement], wilds: Wilds) -> set[tuple[Placement, ...]]:
+    """Every way to place the same cards in the same places when the player places each wild:
+    the wild cards of the set (wild-rank cards sitting as themselves included) in every order
+    over their places, each a distinct set to a later swap."""
+    spots = [i for i, p in enumerate(placements) if wilds.is_wild(p.card)]
+    if len(spots) < 2:
+        return {tuple(placements)}
+    cards = [placements[i].card for i in spots]
+    variants = set()
+    for order in set(permutations(cards)):
+        placed = list(placements)
+        for i, card in zip(spots, order, strict=True):
+            placed[i] = Placement(card, placements[i].stands_for)
+        variants.add(tuple(placed))
+    return variants
+
+
 def fillers(want: Card, available: Counter[Card] | Pool, wilds: Wilds) -> list[Placement]:
     """The ways one card of the hand can take the place of ``want``: itself, or any wild."""
     counted = Pool.of(available, wilds)
@@ -499,6 +544,7 @@ __all__ = [
     "RunShape",
     "Shape",
     "canonical_order",
+    "declared_variants",
     "pair_wilds",
     "card_at",
     "card_number",

@@ -63,6 +63,12 @@ class RummyOptions:
     taking the top discard and throwing it back, since the stock never runs out).
     2 to 300; ``None`` (seed 002): no limit."""
 
+    wild_places: Literal["player", "rule"] = "player"
+    """Which wild sits in which place of a set laid: ``player`` (seed 002): each wild stands for
+    the card the player declares (``lay JK=7H TC=8H 9H`` and ``lay TC=7H JK=8H 9H`` differ: a
+    later swap of the 7H returns the joker in one, the ten in the other); ``rule``: the project's
+    rule places them, whatever the player writes (fewer moves to choose from)."""
+
     natural_in_monkey: bool = False
     """A monkey must hold at least one natural card of its rank.  ``False`` (seed 002): a wild
     stands in for any card a monkey needs, so a monkey may be all wild, like a run."""
@@ -85,39 +91,68 @@ class RummyOptions:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise OptionsError(f"players is a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}")
+            raise OptionsError.of(
+                "rummy.options.players", f"players is a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}",
+                least=MIN_PLAYERS, most=MAX_PLAYERS, value=repr(self.players),
+            )
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise OptionsError(f"Nines rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+            raise OptionsError.of(
+                "rummy.options.players", f"Nines rummy is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}",
+                least=MIN_PLAYERS, most=MAX_PLAYERS, value=repr(self.players),
+            )
         if self.decks is not None and self.decks not in (1, 2):
-            raise OptionsError(f"decks is 1 or 2 (or none for the seed's rule), not {self.decks!r}")
+            raise OptionsError.of("rummy.options.decks", f"decks is 1 or 2 (or none for the seed's rule), not {self.decks!r}", value=repr(self.decks))
         # Nine cards each, the indicator and the first discard must come from the pack,
         # and at least one card must be left for the stock.
         needed = self.players * HAND_SIZE + 2 + 1
         if needed > self.deck_count * DECK_SIZE:
-            raise OptionsError(
+            raise OptionsError.of(
+                "rummy.options.one_deck",
                 f"{self.players} players need {self.players * HAND_SIZE} cards dealt plus the indicator, "
-                f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)"
+                f"the first discard and a stock: one deck is not enough, use decks=2 (or leave decks unset)",
+                count=self.players,
             )
         if self.hands is not None and self.hands != "open" and (isinstance(self.hands, bool) or not isinstance(self.hands, int)):
-            raise OptionsError(f"hands is a number of hands, open (the table ends the session) or none (one per player), not {self.hands!r}")
+            raise OptionsError.of(
+                "rummy.options.hands_kind",
+                f"hands is a number of hands, open (the table ends the session) or none (one per player), not {self.hands!r}",
+                value=repr(self.hands),
+            )
         if isinstance(self.hands, int) and not 1 <= self.hands <= MAX_HANDS:
-            raise OptionsError(f"a session has at least one hand and at most {MAX_HANDS}, not {self.hands}")
+            raise OptionsError.of(
+                "rummy.options.hands", f"a session has at least one hand and at most {MAX_HANDS}, not {self.hands}",
+                most=MAX_HANDS, value=self.hands,
+            )
         if self.reshuffles is not None and not 0 <= self.reshuffles <= MAX_RESHUFFLES:
-            raise OptionsError(f"reshuffles must be from 0 to {MAX_RESHUFFLES}, not {self.reshuffles}; none means no limit")
+            raise OptionsError.of(
+                "rummy.options.reshuffles", f"reshuffles must be from 0 to {MAX_RESHUFFLES}, not {self.reshuffles}; none means no limit",
+                most=MAX_RESHUFFLES, value=self.reshuffles,
+            )
         if self.turns_per_player is not None and not 2 <= self.turns_per_player <= MAX_TURNS:
-            raise OptionsError(
+            raise OptionsError.of(
+                "rummy.options.turns",
                 f"turns_per_player must be from 2 (everyone's first turn is draw and discard only) to {MAX_TURNS}, "
-                f"not {self.turns_per_player}; none means no limit"
+                f"not {self.turns_per_player}; none means no limit",
+                most=MAX_TURNS, value=self.turns_per_player,
             )
         for name in ("ace_points", "court_points", "wild_points"):
             if not 0 <= getattr(self, name) <= MAX_PENALTY:
-                raise OptionsError(f"{name} is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {getattr(self, name)}")
+                raise OptionsError.of(
+                    "rummy.options.penalty",
+                    f"{name} is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {getattr(self, name)}",
+                    option=name, most=MAX_PENALTY, value=getattr(self, name),
+                )
         if self.unopened_penalty is not None and not 0 <= self.unopened_penalty <= MAX_PENALTY:
-            raise OptionsError(
-                f"unopened_penalty is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {self.unopened_penalty}"
+            raise OptionsError.of(
+                "rummy.options.penalty",
+                f"unopened_penalty is a penalty from 0 to {MAX_PENALTY} points (it cannot be negative), not {self.unopened_penalty}",
+                option="unopened_penalty", most=MAX_PENALTY, value=self.unopened_penalty,
             )
         if self.first_starter is not None and self.first_starter not in self.seats:
-            raise OptionsError(f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}")
+            raise OptionsError.of(
+                "options.first_starter", f"first_starter must be one of the seats {' '.join(self.seats)}, not {self.first_starter!r}",
+                seats=list(self.seats),
+            )
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -163,6 +198,8 @@ PRESETS: dict[str, RummyOptions] = {
     "two-decks": RummyOptions(decks=2),
     # one hand and done
     "single-hand": RummyOptions(hands=1),
+    # the wilds of a set placed by the project's rule, not by the player
+    "fixed-wilds": RummyOptions(wild_places="rule"),
     # two decks (monkeys), each monkey holding a natural card of its rank
     "natural-monkeys": RummyOptions(decks=2, natural_in_monkey=True),
     # a fixed session: one hand per player, so that everyone starts once

@@ -23,6 +23,7 @@ from ..contract import (
     MatchOver,
     OptionsError,
     OutOfTurn,
+    Reason,
     options_to_dict,
 )
 from . import deal as dealing
@@ -45,6 +46,8 @@ from .melds import (
     MonkeyShape,
     Placement,
     Pool,
+    canonical_order,
+    declared_variants,
     enumerate_monkeys,
     enumerate_runs,
     fillers,
@@ -157,6 +160,7 @@ class RummyState(GameState):
 
     game_id: ClassVar[str] = "rummy"
     options: RummyOptions
+    deals: list[Deal]  # the deals of the match so far, the last one in progress
 
     def __init__(self, options: RummyOptions | None = None, seed: DealSource = 0, *, preset: PresetHand | None = None) -> None:
         super().__init__(options or RummyOptions(), seed)
@@ -253,19 +257,22 @@ class RummyState(GameState):
     def _start_preset(self, preset: PresetHand) -> None:
         seats = self.seats
         if preset.starter not in seats:
-            raise OptionsError(f"preset starter {preset.starter!r} is not a seat ({' '.join(seats)})")
+            raise OptionsError.of(
+                "preset.starter", f"preset starter {preset.starter!r} is not a seat ({' '.join(seats)})",
+                value=repr(preset.starter), seats=list(seats),
+            )
         missing = [s for s in seats if s not in preset.hands]
         if missing:
-            raise OptionsError(f"the preset hand gives no cards to {' '.join(missing)}")
+            raise OptionsError.of("preset.hands", f"the preset hand gives no cards to {' '.join(missing)}", seats=missing)
         indicator = preset.indicator if isinstance(preset.indicator, Card) else parse_card(preset.indicator)
         pile = _cards(preset.discard_pile)
         if not pile:
-            raise OptionsError("a preset hand needs at least one card on the discard pile")
+            raise OptionsError.of("preset.pile", "a preset hand needs at least one card on the discard pile")
         hands = {seat: _cards(preset.hands[seat]) for seat in seats}
         deal = self._begin(preset.starter, (indicator,), hands, pile[0], _cards(preset.stock), pile)
         deal.preset = True
         for owner, text in preset.table:
-            shape = read_set([Placement.parse(w) for w in text.split()], deal.wilds)
+            shape = read_set([Placement.parse(w) for w in text.split()], deal.wilds, as_declared=self._player_places_wilds)
             deal.table.place(shape, owner)
             if owner not in deal.opened:
                 deal.opened.append(owner)
@@ -285,10 +292,12 @@ class RummyState(GameState):
         pack = Counter(dealing.pack(self.options.deck_count))
         extra = sorted(f"{card.code} x{n - pack[card]}" for card, n in used.items() if n > pack[card])
         if extra:
-            raise OptionsError(f"the preset hand uses more cards than the pack holds: {', '.join(extra)}")
+            raise OptionsError.of(
+                "preset.pack", f"the preset hand uses more cards than the pack holds: {', '.join(extra)}", text=", ".join(extra)
+            )
         for seat, held in deal.held.items():
             if held - Counter(hands[seat]):
-                raise OptionsError(f"seat {seat} holds wilds after a swap that are not in their hand")
+                raise OptionsError.of("preset.held", f"seat {seat} holds wilds after a swap that are not in their hand", seat=seat)
 
     # -- what a seat may do -----------------------------------------------------------
 
@@ -317,7 +326,7 @@ class RummyState(GameState):
         seat = deal.to_act
         if deal.phase == "draw":
             # Draw exactly one card, from the stock or the top of the discard pile.
-            sources = []
+            sources: list[RummyAction] = []
             if deal.stock:
                 sources.append(Draw("stock"))
             if deal.discard_pile:
@@ -343,12 +352,14 @@ class RummyState(GameState):
         least = RUN_MIN if opened else OPENING_MIN
         pool = Pool(available, wilds)
         if most >= least:
-            for placements in enumerate_runs(pool, wilds, table.open_suits(), least, most):
-                plays.add(Lay.canonical(placements))
+            sets = list(enumerate_runs(pool, wilds, table.open_suits(), least, most))
             if self._monkeys_allowed():
-                for placements in enumerate_monkeys(
-                    pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey
-                ):
+                sets += enumerate_monkeys(pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey)
+            for placements in sets:
+                if self._player_places_wilds:
+                    # seed 002: the player says what each wild stands for, so each placement is a move
+                    plays.update(Lay.canonical(variant) for variant in declared_variants(placements, wilds))
+                else:
                     plays.add(Lay.canonical(placements))
         if opened and most >= 1:
             for table_set in table:
@@ -360,6 +371,16 @@ class RummyState(GameState):
                         plays.add(Swap(table_set.id, placement.stands_for))
         return plays
 
+    @property
+    def _player_places_wilds(self) -> bool:
+        return self.options.wild_places == "player"
+
+    def _as_played(self, action: Action) -> Action:
+        """Under ``wild_places=rule`` a lay's wilds go where the rule puts them, however it was written."""
+        if isinstance(action, Lay) and not self._player_places_wilds:
+            return Lay.canonical(canonical_order(action.placements))
+        return action
+
     def _monkeys_allowed(self) -> bool:
         """Monkeys only in two-deck games, and only once all four suit runs are on the table."""
         return self.options.two_decks and self.deal.table.all_four_runs
@@ -367,60 +388,73 @@ class RummyState(GameState):
     def check(self, action: Action, by: str | None = None) -> None:
         """Raise the error ``apply`` would raise, without changing anything."""
         if self._over:
-            raise MatchOver("the session is over; no more moves can be made")
+            raise MatchOver.of("match.over", "the session is over; no more moves can be made")
         if isinstance(action, EndSession):
             self._check_end_session(by)
             return
         to_act = self.deal.to_act
         if by is not None and by != to_act:
-            raise OutOfTurn(f"it is not {by}'s turn: {to_act} is to act")
+            raise OutOfTurn.of("turn.not_yours", f"it is not {by}'s turn: {to_act} is to act", by_seat=by, seat=to_act)
         if not isinstance(action, (Draw, Lay, Extend, Swap, Discard)):
-            raise IllegalAction(f"{action!r} is not a Nines rummy move")
+            raise IllegalAction.of("action.foreign", f"{action!r} is not a Nines rummy move", action=repr(action))
+        action = self._as_played(action)
         if action not in self._legal_cache()[1]:
             raise IllegalAction(self.why_illegal(action))
 
     def _check_end_session(self, by: str | None) -> None:
         """Seed 002: "when the group ends the session": anyone at the table, at any time, in an open session."""
         if by is not None and by not in self.seats:
-            raise OutOfTurn(f"only a player at the table may end the session ({by!r} is not a seat)")
+            raise OutOfTurn.of(
+                "rummy.end_session_seat", f"only a player at the table may end the session ({by!r} is not a seat)", name=by
+            )
         if not self.options.open_session:
-            raise IllegalAction(
+            raise IllegalAction.of(
+                "rummy.end_session_fixed",
                 f"this session has a fixed number of hands ({self.options.session_hands}); "
-                "'end session' is for an open session (hands=open)"
+                "'end session' is for an open session (hands=open)",
+                count=self.options.session_hands,
             )
         if self.session_ending:
-            raise IllegalAction(f"the session already ends after this hand (hand {self.deal.number})")
+            raise IllegalAction.of(
+                "rummy.end_session_again", f"the session already ends after this hand (hand {self.deal.number})", count=self.deal.number
+            )
 
-    def why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> Reason:
         """Why ``action`` is not legal now, and what is."""
         deal = self.deal
         seat = deal.to_act
         reason = self._reason(action)
         if reason is None:  # pragma: no cover - only reached for an action that is legal
-            return f"'{action}' is legal now"
-        return f"{seat} cannot '{action}': {reason}"
+            return Reason("illegal", f"'{action}' is legal now")
+        return Reason(reason.key, f"{seat} cannot '{action}': {reason}", **reason.params, seat=seat)
 
-    def _reason(self, action: Action) -> str | None:
+    def _reason(self, action: Action) -> Reason | None:
         deal = self.deal
         seat = deal.to_act
         if deal.phase == "draw":
             if not isinstance(action, Draw):
-                return "draw first: 'draw stock' or 'draw discard'"
+                return Reason("rummy.draw_first", "draw first: 'draw stock' or 'draw discard'")
             if action.source == "stock" and not deal.stock:
-                return "the stock is empty: 'draw discard'"
-            return None if action in self._legal_cache()[1] else "draw stock or draw discard"
+                return Reason("rummy.stock_empty", "the stock is empty: 'draw discard'")
+            return None if action in self._legal_cache()[1] else Reason("rummy.draw_first", "draw stock or draw discard")
         if isinstance(action, Draw):
-            drawn = f" ({deal.drawn[1].code} from the {deal.drawn[0]})" if deal.drawn else ""
-            return f"you have drawn this turn{drawn}; now lay, extend, swap or discard"
+            if deal.drawn:
+                return Reason(
+                    "rummy.drawn_already",
+                    f"you have drawn this turn ({deal.drawn[1].code} from the {deal.drawn[0]}); now lay, extend, swap or discard",
+                    card=deal.drawn[1].code,
+                )
+            return Reason("rummy.drawn_already_plain", "you have drawn this turn; now lay, extend, swap or discard")
         available = self.available(seat)
         held = deal.held[seat]
         if isinstance(action, Discard):
-            return self._card_problem([action.card], seat, available) or None
+            return self._card_problem([action.card], seat, available)
         if self.first_round:
             starter = deal.starter
-            return (
-                f"nobody may lay, fill or swap until play comes back to the starter ({starter}) "
-                "for their second turn; discard a card"
+            return Reason(
+                "rummy.first_round",
+                f"nobody may lay, fill or swap until play comes back to the starter ({starter}) for their second turn; discard a card",
+                starter_seat=starter,
             )
         opened = seat in deal.opened
         count = sum(available.values())
@@ -430,25 +464,38 @@ class RummyState(GameState):
                 return problem
             least = RUN_MIN if opened else OPENING_MIN
             if not opened and len(action.placements) < OPENING_MIN:
-                return (
+                return Reason(
+                    "rummy.opening_size",
                     f"your first set must have at least {OPENING_MIN} cards (several smaller sets do not add up); "
-                    f"'{action}' has {len(action.placements)}"
+                    f"'{action}' has {len(action.placements)}",
+                    least=OPENING_MIN, count=len(action.placements),
                 )
             try:
-                shape = read_set(action.placements, deal.wilds, least, self.options.natural_in_monkey)
+                shape = read_set(
+                    action.placements, deal.wilds, least, self.options.natural_in_monkey, self._player_places_wilds
+                )
             except MeldError as error:
-                return str(error)
+                return Reason(error.key, str(error), **error.params)
             if len(action.placements) >= count:
-                return (
+                return Reason(
+                    "rummy.keep_discard_lay",
                     f"every turn ends with a discard: laying {len(action.placements)} of your {count} playable cards "
-                    "would leave none to discard"
+                    "would leave none to discard",
+                    laid=len(action.placements), count=count,
                 )
             if isinstance(shape, MonkeyShape):
                 if not self.options.two_decks:
-                    return "monkeys are played only in two-deck games (5 to 8 players, or the decks=2 option)"
+                    return Reason(
+                        "rummy.monkey_two_decks", "monkeys are played only in two-deck games (5 to 8 players, or the decks=2 option)"
+                    )
                 if not deal.table.all_four_runs:
-                    missing = ", ".join(SUIT_NAMES[s.value] for s in deal.table.open_suits())
-                    return f"nobody may lay a monkey until all four suit runs are on the table (no run yet in {missing})"
+                    open_suits = [s.value for s in deal.table.open_suits()]
+                    missing = ", ".join(SUIT_NAMES[s] for s in open_suits)
+                    return Reason(
+                        "rummy.monkey_after_runs",
+                        f"nobody may lay a monkey until all four suit runs are on the table (no run yet in {missing})",
+                        suits=open_suits,
+                    )
                 existing = deal.table.get(shape.rank.char)
                 if existing is not None:
                     return self._only_one(existing)
@@ -458,13 +505,20 @@ class RummyState(GameState):
                 return self._only_one(existing)
             return None
         if isinstance(action, (Extend, Swap)):
-            verb = "extend a set" if isinstance(action, Extend) else "swap for a wild"
             if not opened:
-                return f"you must open before you {verb}: your first set is a new set of at least {OPENING_MIN} cards"
+                verb = "extend a set" if isinstance(action, Extend) else "swap for a wild"
+                return Reason(
+                    "rummy.open_first_extend" if isinstance(action, Extend) else "rummy.open_first_swap",
+                    f"you must open before you {verb}: your first set is a new set of at least {OPENING_MIN} cards",
+                    least=OPENING_MIN,
+                )
             table_set = deal.table.get(action.set_id)
             if table_set is None:
                 names = " ".join(s.id for s in deal.table) or "none yet"
-                return f"there is no set {action.set_id} on the table (the sets are: {names})"
+                return Reason(
+                    "rummy.no_such_set", f"there is no set {action.set_id} on the table (the sets are: {names})",
+                    set=action.set_id, sets=[s.id for s in deal.table],
+                )
             if isinstance(action, Extend):
                 problem = self._card_problem([action.placement.card], seat, available)
                 if problem:
@@ -472,53 +526,68 @@ class RummyState(GameState):
                 wants = table_set.wants()
                 if action.placement.stands_for not in wants:
                     takes = " or ".join(c.code for c in wants) or "nothing more"
-                    return f"set {table_set.id} ({table_set.text()}) takes {takes}, not {action.placement.stands_for.code}"
+                    return Reason(
+                        "rummy.set_takes" if wants else "rummy.set_full",
+                        f"set {table_set.id} ({table_set.text()}) takes {takes}, not {action.placement.stands_for.code}",
+                        set=table_set.id, takes_cards=[c.code for c in wants], card=action.placement.stands_for.code,
+                    )
                 try:
                     read_set([action.placement], deal.wilds, 1)
                 except MeldError as error:
-                    return str(error)
+                    return Reason(error.key, str(error), **error.params)
                 if count < 2:
-                    return "every turn ends with a discard: keep a card you can discard"
+                    return Reason("rummy.keep_discard", "every turn ends with a discard: keep a card you can discard")
                 return None
             assert isinstance(action, Swap)
             if table_set.wild_for(action.card) is None:
                 standing = [p for p in table_set.placements if not p.is_natural]
                 listed = ", ".join(f"{p.card.code} for {p.stands_for.code}" for p in standing) or "no wilds"
-                return f"no wild in set {table_set.id} stands for {action.card.code} (it has {listed})"
+                return Reason(
+                    "rummy.no_wild_for", f"no wild in set {table_set.id} stands for {action.card.code} (it has {listed})",
+                    set=table_set.id, card=action.card.code,
+                )
             if available[action.card] == 0:
                 if held[action.card]:
-                    return f"{action.card.code} is held after a swap until the start of your next turn"
-                return f"you have no {action.card.code} to put in its place"
+                    return Reason(
+                        "rummy.held_after_swap", f"{action.card.code} is held after a swap until the start of your next turn",
+                        card=action.card.code,
+                    )
+                return Reason("rummy.none_to_swap", f"you have no {action.card.code} to put in its place", card=action.card.code)
             if count < 2:
-                return "every turn ends with a discard: keep a card you can discard"
+                return Reason("rummy.keep_discard", "every turn ends with a discard: keep a card you can discard")
             return None
-        return f"{action} is not a Nines rummy move"  # pragma: no cover
+        return Reason("action.foreign", f"{action} is not a Nines rummy move", action=str(action))  # pragma: no cover
 
-    def _card_problem(self, cards: list[Card], seat: str, available: Counter[Card]) -> str:
-        """Which cards the seat cannot use (not in hand, or held after a swap); '' if none."""
+    def _card_problem(self, cards: list[Card], seat: str, available: Counter[Card]) -> Reason | None:
+        """Which cards the seat cannot use (not in hand, or held after a swap); ``None`` if none."""
         hand = Counter(self.deal.hands[seat])
         held = self.deal.held[seat]
         for card, n in Counter(cards).items():
             if hand[card] < n:
-                return f"you do not have {'that many ' + card.code if hand[card] else card.code} in your hand"
+                if hand[card]:
+                    return Reason("rummy.not_that_many", f"you do not have that many {card.code} in your hand", card=card.code)
+                return Reason("rummy.not_in_hand", f"you do not have {card.code} in your hand", card=card.code)
             if available[card] < n:
-                return (
-                    f"{card.code} is a wild held after a swap: it cannot be played or discarded "
-                    "until the start of your next turn"
-                    if held[card]
-                    else f"{card.code} cannot be played now"
-                )
-        return ""
+                if held[card]:
+                    return Reason(
+                        "rummy.wild_held",
+                        f"{card.code} is a wild held after a swap: it cannot be played or discarded until the start of your next turn",
+                        card=card.code,
+                    )
+                return Reason("rummy.card_not_now", f"{card.code} cannot be played now", card=card.code)
+        return None
 
-    def _only_one(self, existing: TableSet) -> str:
+    def _only_one(self, existing: TableSet) -> Reason:
         if existing.kind == "run":
             assert existing.suit is not None
             name = f"a run of {SUIT_NAMES[existing.suit.value]}"
         else:
             name = f"a monkey of {existing.id}s"
-        return (
+        return Reason(
+            "rummy.only_one_run" if existing.kind == "run" else "rummy.only_one_monkey",
             f"there is already {name} on the table ({existing.id}: {existing.text()}, laid by {existing.owner}); "
-            f"only one may exist: extend it instead, e.g. 'extend {existing.id} ...'"
+            f"only one may exist: extend it instead, e.g. 'extend {existing.id} ...'",
+            set=existing.id, owner_seat=existing.owner,
         )
 
     # -- applying --------------------------------------------------------------------
@@ -526,6 +595,7 @@ class RummyState(GameState):
     def _apply(self, action: Action) -> None:
         deal = self.deal
         seat = deal.to_act
+        action = self._as_played(action)
         if isinstance(action, EndSession):
             # not a move: the turn stays where it is; the record keeps when it was asked
             self.session_ending = True
@@ -572,7 +642,7 @@ class RummyState(GameState):
 
     def _lay(self, seat: str, action: Lay) -> str:
         deal = self.deal
-        shape = read_set(action.placements, deal.wilds, RUN_MIN)
+        shape = read_set(action.placements, deal.wilds, RUN_MIN, as_declared=self._player_places_wilds)
         self._take(seat, action.cards)
         table_set = deal.table.place(shape, seat)
         # The first set a player lays is their opening.
@@ -782,7 +852,7 @@ class RummyState(GameState):
         try:
             return action_from_record(entry)
         except KeyError as error:
-            raise IllegalAction(f"the record entry {dict(entry)} lacks {error}") from None
+            raise IllegalAction.of("record.entry", f"the record entry {dict(entry)} lacks {error}", text=str(error)) from None
 
 
 def rummy_sorted(cards: Iterable[Card]) -> list[Card]:

@@ -97,7 +97,7 @@ export function backEl({ small, label } = {}) {
 
 // A fan of face-down cards showing how many a hand holds.
 export function backsFan(count, { max = 13 } = {}) {
-  const fan = h("span", { class: "backs", "aria-label": t("cards.count", { n: count }) });
+  const fan = h("span", { class: "backs", role: "img", "aria-label": t("cards.count", { n: count }) });
   for (let i = 0; i < Math.min(count, max); i++) fan.append(h("span", { class: "card back mini", "aria-hidden": "true" }));
   fan.append(h("span", { class: "backs-count" }, String(count)));
   return fan;

@@ -1,4 +1,4 @@
-// Names of presets and options in both languages (the server sends the English documentation).
+// Names of presets and options in both languages, and a sentence for players on each option.
 
 import { lang } from "./i18n.js";
 
@@ -32,43 +32,14 @@ const PRESETS = {
   "capped": ["Capped hands (tournaments)", "Mains plafonnées (tournois)"],
   "one-hand-each": ["One hand per player", "Une main par joueur"],
   "natural-monkeys": ["Monkeys with a natural card", "Singes avec une carte naturelle"],
+  "fixed-wilds": ["Wilds placed by rule", "Jokers placés par la règle"],
 };
 
-const OPTIONS = {
-  form: ["Form of the game", "Forme du jeu"],
-  trump_cycle: ["Trump cycle", "Cycle des atouts"],
-  quota: ["Quota of tricks", "Quota de levées"],
-  start_score: ["Starting score", "Pointage de départ"],
-  exchange: ["Exchange with the spare hand", "Échange avec la main de réserve"],
-  dealer_exchanges_first: ["Dealer exchanges first", "Le donneur échange en premier"],
-  instant_win: ["Instant win at zero", "Victoire immédiate à zéro"],
-  first_dealer: ["First dealer", "Premier donneur"],
-  min_bid: ["Lowest bid", "Enchère minimale"],
-  first_bidder: ["First to bid", "Premier à enchérir"],
-  no_bid: ["When nobody bids", "Si personne n'enchérit"],
-  no_trumps: ["No trumps allowed", "Sans-atout permis"],
-  first_leader: ["First lead", "Première entame"],
-  must_beat_led_suit: ["Must beat the led suit", "Obligation de monter"],
-  must_trump: ["Must trump when void", "Obligation de couper"],
-  must_overtrump: ["Must over-trump", "Obligation de surcouper"],
-  must_undertrump: ["Must under-trump", "Obligation de sous-couper"],
-  partner_exemption: ["Partner exemption", "Exemption du partenaire"],
-  play_out: ["Play every trick", "Jouer toutes les levées"],
-  min_tricks: ["Fewest tricks played", "Levées jouées au minimum"],
-  overtrick_points: ["Points per overtrick", "Points par levée de mieux"],
-  undertrick_points: ["Points per undertrick", "Points par levée de chute"],
-  target: ["Points to win the match", "Points pour gagner"],
-  players: ["Players", "Joueurs"],
-  decks: ["Decks", "Jeux de cartes"],
-  hands: ["Hands in the session", "Mains dans la séance"],
-  natural_in_monkey: ["A monkey holds a natural card", "Un singe contient une carte naturelle"],
-  reshuffles: ["Stock rebuilds per hand", "Reconstitutions du talon par main"],
-  ace_points: ["Ace left in hand", "As resté en main"],
-  court_points: ["Court card left in hand", "Figure restée en main"],
-  wild_points: ["Wild left in hand", "Joker resté en main"],
-  unopened_penalty: ["Never opened", "N'a jamais ouvert"],
-  first_starter: ["First to play", "Premier à jouer"],
-};
+// Each option's name and one short sentence for players, both languages (options.json: the tests read it too).
+const response = await fetch("/static/options.json");
+const OPTION_TEXTS = response.ok ? await response.json() : { labels: {}, help: {} };
+const OPTIONS = OPTION_TEXTS.labels;
+const OPTION_HELP = OPTION_TEXTS.help;
 
 const CHOICES = {
   three: ["three players and a spare hand", "trois joueurs et une main de réserve"],
@@ -101,5 +72,6 @@ function choose(table, key) {
 
 export const presetLabel = (name) => choose(PRESETS, name);
 export const optionLabel = (name) => choose(OPTIONS, name);
+export const optionHelp = (name) => (OPTION_HELP[name] ? choose(OPTION_HELP, name) : "");
 export const choiceLabel = (value) => (CHOICES[value] ? choose(CHOICES, value) : String(value));
 export const playerLabel = (name) => (PLAYERS[name] ? choose(PLAYERS, name) : String(name));

@@ -3,7 +3,8 @@
 import { api } from "./api.js";
 import { append, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t } from "./i18n.js";
-import { choiceLabel, optionLabel, playerLabel, presetLabel } from "./labels.js";
+import { choiceLabel, optionHelp, optionLabel, playerLabel, presetLabel } from "./labels.js";
+import { clockOption } from "./life.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
 export const SPEEDS = [
@@ -33,7 +34,8 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
     seats: [],
     choices: {},
     hints: true,
-    public: true,
+    public: false, // a table is private unless its creator lists it
+    clock: null,
     speed: prefs.speed ?? 900,
     error: "",
   };
@@ -91,7 +93,8 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
       input = h("input", { id, type: "checkbox", name: option.name });
       input.checked = !!value;
       input.addEventListener("change", () => setOption(option.name, input.checked));
-      return h("div", { class: "option check", title: option.doc }, input, h("label", { for: id }, optionLabel(option.name)));
+      input.setAttribute("aria-describedby", `${id}-help`);
+      return h("div", { class: "option check" }, input, h("label", { for: id }, optionLabel(option.name)), helpLine(id, option));
     }
     if (option.kind === "choice" || (option.kind === "bool" && option.optional)) {
       const choices = option.kind === "bool" ? [true, false] : option.choices;
@@ -116,7 +119,13 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
       input.value = value ?? "";
       input.addEventListener("change", () => setOption(option.name, input.value.trim() === "" ? null : input.value.trim()));
     }
-    return h("div", { class: "option", title: option.doc }, h("label", { for: id }, optionLabel(option.name)), input);
+    input.setAttribute("aria-describedby", `${id}-help`);
+    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(option.name)), input, helpLine(id, option));
+  }
+
+  // one sentence for players on what the option changes, in the page's language
+  function helpLine(id, option) {
+    return h("p", { class: "option-help", id: `${id}-help` }, optionHelp(option.name));
   }
 
   function seatRow(seat) {
@@ -155,11 +164,13 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
         name: prefs.name || null,
         hints: state.hints,
         public: state.public,
+        clock_s: state.clock,
         bot_delay_ms: state.speed,
       });
       const id = seated.table.id;
-      if (seated.seat) rememberSeat(id, seated.seat, seated.token);
-      const url = `/${state.game.id}?t=${encodeURIComponent(id)}` + (seated.seat ? `#seat=${seated.seat}&token=${seated.token}` : "");
+      if (seated.seat) rememberSeat(id, seated.seat);
+      // the one-time url seats this browser (the page spends it at once); no secret stays in the address
+      const url = seated.url || `/${state.game.id}?t=${encodeURIComponent(id)}`;
       if (onStarted) onStarted(url, seated);
       else window.location.assign(url);
     } catch (error) {
@@ -210,6 +221,7 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
         h("fieldset", { class: "table-options" },
           h("legend", {}, t("table.settings")),
           h("div", { class: "option" }, h("label", { for: speed.id }, t("setup.speed")), speed),
+          clockOption(state),
           h("div", { class: "option check" }, hints, h("label", { for: hints.id }, t("setup.hints"))),
           h("div", { class: "option check" }, listed, h("label", { for: listed.id }, t("setup.public"))))),
       state.error ? h("p", { class: "form-error", role: "alert" }, state.error) : null,

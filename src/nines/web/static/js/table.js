@@ -6,10 +6,13 @@
 import { api } from "./api.js";
 import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
-import { LANGS, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
-import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
+import { LANGS, cardName, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
+import { prefs, savePrefs } from "./prefs.js";
+import { claimFromAddress, offerSeat } from "./seating.js";
+import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
+import { refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
@@ -73,19 +76,9 @@ export class TableSocket {
   }
 }
 
-// Seat and token: from the address (#seat=..&token=..) or remembered in this browser.
-export function credentialsFor(tableId) {
-  const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.get("seat") && hash.get("token")) {
-    const found = { seat: hash.get("seat"), token: hash.get("token") };
-    rememberSeat(tableId, found.seat, found.token);
-    return found;
-  }
-  const stored = seatFor(tableId);
-  if (stored) {
-    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${stored.seat}&token=${stored.token}`);
-    return { seat: stored.seat, token: stored.token };
-  }
+// The seat is held by an HttpOnly cookie for the table's socket (see seating.js): the page never holds
+// its secret, so the hello carries none.  Programs may still say hello with a seat and its token.
+export function credentialsFor() {
   return null;
 }
 
@@ -105,6 +98,7 @@ export class TableShell {
     this.lastAutoSeq = -1;
     this.build();
     this.credentials = credentialsFor(tableId);
+    this.clock = new TurnClock();
     this.socket = new TableSocket(tableId, this.credentials, {
       onOpen: () => { this.connection = "open"; this.drawStatus(); },
       onClose: (event) => this.onClose(event),
@@ -125,14 +119,17 @@ export class TableShell {
       onclick: () => this.toggleTools(),
     });
     this.feltBox = h("div", { class: "felt-box" });
-    this.sideBox = h("aside", { class: "side" });
+    this.sideBox = h("aside", { class: "side", tabindex: "0" }); // it may scroll: the keyboard can reach it
     this.actionsBox = h("div", { class: "action-bar" });
     this.noticeBox = h("div", { class: "notice-box" });
     this.playBox = h("div", { class: "play-column" }, this.feltBox, this.actionsBox);
+    // what others do and how many cards they hold, read out by screen readers (whose turn it is: the status line)
+    this.announcer = h("div", { class: "sr-only", role: "log", "aria-live": "polite", "aria-atomic": "false" });
     this.shell = h("section", { class: `table-shell game-${this.game}`, "data-table": this.tableId },
       h("div", { class: "table-top" }, this.statusEl, h("div", { class: "tools" }, this.toolsToggle, this.toolbar)),
       this.noticeBox,
-      h("div", { class: "table-main" }, this.playBox, this.sideBox));
+      h("div", { class: "table-main" }, this.playBox, this.sideBox),
+      this.announcer);
     fill(this.root, this.shell);
     window.addEventListener("resize", () => this.fit());
     document.addEventListener("click", (event) => {
@@ -147,6 +144,20 @@ export class TableShell {
     this.shell.style.setProperty("--play-h", `${height}px`);
   }
 
+  // Another seat's move (a person's or a computer player's) and the cards each hand holds now.
+  announce() {
+    const { last, you, view } = this.message;
+    if (!last || last.seat === you || !last.action) return;
+    const ctx = this.context();
+    const counts = view.hand_sizes
+      ? Object.entries(view.hand_sizes).filter(([seat]) => seat !== you && view.seats.includes(seat))
+        .map(([seat, n]) => t("announce.count", { name: ctx.seatLabel(seat), n })).join(", ")
+      : "";
+    const text = `${ctx.seatLabel(last.seat)}: ${moveText(last.action)}.${counts ? ` ${t("announce.counts", { counts })}` : ""}`;
+    this.announcer.append(h("p", {}, text));
+    while (this.announcer.childElementCount > 6) this.announcer.firstChild.remove();
+  }
+
   toggleTools(open = this.toolsToggle.getAttribute("aria-expanded") !== "true") {
     this.toolsToggle.setAttribute("aria-expanded", String(open));
     this.toolbar.classList.toggle("open", open);
@@ -156,9 +167,12 @@ export class TableShell {
     const params = new URLSearchParams(location.search);
     const join = params.get("join");
     const invite = params.get("invite");
-    if (join && invite && !this.credentials) this.offerSeat(join, invite);
-    this.socket.open();
-    this.drawStatus();
+    // a one-time claim in the address is spent before the socket opens: its cookie is the seat
+    claimFromAddress(this.tableId).finally(() => {
+      if (join && invite) this.offerSeat(join, invite);
+      this.socket.open();
+      this.drawStatus();
+    });
   }
 
   // -- messages ----------------------------------------------------------------------------------
@@ -169,6 +183,8 @@ export class TableShell {
       ack: () => {},
       hint: (m) => { this.hint = m; this.draw(); },
       error: (m) => this.onError(m),
+      device_link: (m) => showDeviceLink(m),
+      again: (m) => onAgain(m),
     }[message.type];
     if (handler) handler(message);
   }
@@ -179,6 +195,7 @@ export class TableShell {
     if (message.seq !== previousSeq) this.hint = null;
     this.connection = "open";
     this.draw();
+    if (previousSeq >= 0 && message.seq !== previousSeq) this.announce();
     this.maybeSummary();
     this.maybeAutoplay();
   }
@@ -193,11 +210,22 @@ export class TableShell {
       return;
     }
     if (message.code === "not_found") {
+      // a table that does not exist (any more): say so, and the ways on, instead of "Connecting…" for ever
       this.socket.stop();
-      fill(this.feltBox, h("p", { class: "notice" }, t("table.notFound")));
+      this.connection = "missing";
+      this.drawStatus();
+      fill(this.feltBox, h("div", { class: "notice missing-table" },
+        h("h2", {}, t("table.notFoundTitle")),
+        h("p", {}, t("table.notFoundText")),
+        h("div", { class: "notice-actions" },
+          h("a", { class: "button primary", href: `/${this.game}` }, t("table.newTable")),
+          h("a", { class: "button quiet", href: "/" }, t("nav.home")))));
       return;
     }
-    toast(`${t(`error.${message.code}`)}: ${message.message}`, "error");
+    // the rule's reason (or the server's), in the page's language
+    const ctx = this.message ? this.context() : null;
+    const seatLabel = (seat) => (!ctx || seat === ctx.you ? seatName(seat) : ctx.seatLabel(seat));
+    toast(refusalText(message, seatLabel), "error");
   }
 
   onClose() {
@@ -258,6 +286,7 @@ export class TableShell {
     const drawn = this.renderer.render(this.context());
     fill(this.feltBox, drawn.felt);
     fill(this.sideBox, drawn.side, this.seatsPanel());
+    this.sideBox.setAttribute("aria-label", t("table.scoresAndSeats"));
     this.drawn = drawn;
     this.drawActions();
     this.drawNotice();
@@ -275,7 +304,9 @@ export class TableShell {
       this.actionsBox.append(h("div", { class: "hint-box", role: "status" },
         hint.pending ? hint.reason : [
           h("strong", {}, t("table.hintFrom", { player: playerLabel(hint.player) }), ": "),
-          h("code", {}, hint.action), " — ", hint.reason]));
+          // the move in words of the page's language; the computer player's reason is written in English only,
+          // so a French page leaves it out rather than show an English sentence
+          h("code", {}, hint.action), " — ", lang === "en" ? hint.reason : moveText(hint.action)]));
     }
     if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
   }
@@ -301,6 +332,10 @@ export class TableShell {
 
   drawStatus() {
     clear(this.statusEl);
+    if (this.connection === "missing") {
+      this.statusEl.append(t("table.notFoundTitle"));
+      return;
+    }
     if (this.connection === "closed") {
       this.statusEl.append(h("span", { class: "status-warn" }, t("table.reconnecting")));
       return;
@@ -320,12 +355,16 @@ export class TableShell {
         const prompt = this.renderer.prompt(this.context());
         text = prompt ? `${t("table.yourTurn")} — ${prompt}` : t("table.yourTurn");
       } else {
-        text = t("table.turnOf", { name: this.context().seatLabel(acting) });
+        // in words of the decision: "West is deciding whether to exchange", "North is bidding"
+        const ctx = this.context();
+        const name = ctx.seatLabel(acting);
+        text = (this.renderer.turnText && this.renderer.turnText(ctx, name)) || t("table.turnOf", { name });
       }
     }
     const mine = you && (view.acting_seat ?? view.to_act) === you && table.status === "playing";
     this.statusEl.classList.toggle("my-turn", !!mine);
-    this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text));
+    this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text),
+      this.clock.update(this.message, (seat) => this.context().seatLabel(seat)));
   }
 
   drawToolbar() {
@@ -344,7 +383,7 @@ export class TableShell {
         const mine = (message.view.acting_seat ?? message.view.to_act) === message.you;
         this.toolbar.append(button(t("table.hint"), "?", () => this.askHint(), { "data-tool": "hint", disabled: !mine }));
       }
-      this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
+      if (message.table.status !== "over") this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
     }
     if (message && message.you && message.view.legal.length) {
       this.toolbar.append(button(t("table.command"), "/", () => this.focusCommand(), { "data-tool": "type" }));
@@ -363,11 +402,14 @@ export class TableShell {
         h("div", { class: "notice-actions" },
           h("button", { type: "button", class: "button primary", "data-tool": "replay", onclick: () => this.showReplay() }, t("table.replay")),
           h("a", { class: "button", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `nines-${this.game}-${this.tableId}.json` }, t("table.download")),
+          ...againActions(this),
           h("a", { class: "button quiet", href: `/${this.game}` }, t("table.newTable")))));
     } else if (table.status === "waiting") {
       this.noticeBox.append(h("div", { class: "notice waiting" }, t("table.waiting"), " ",
         h("button", { type: "button", class: "button small", onclick: () => this.showShare() }, t("table.share"))));
     }
+    const standIn = standInNotice(this.message, (seat) => this.context().seatLabel(seat));
+    if (standIn) this.noticeBox.append(standIn);
     if (!you) this.noticeBox.append(h("div", { class: "notice spectator" }, t("table.spectating")));
   }
 
@@ -378,7 +420,16 @@ export class TableShell {
       h("span", { class: "seat-row-seat" }, seatName(seat.seat)),
       h("span", { class: "seat-row-name" },
         seat.seat === this.message.you ? `${seat.name || t("seat.guest")} (${t("seat.you")})`
-          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))))));
+          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))),
+      standInMark(seat))));
+  }
+
+  // Back to the hand when what held the focus went away (a window closed over a table that was redrawn).
+  focusHand() {
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const card = this.shell.querySelector(".hand[data-seat] button.card");
+    if (card) card.focus();
   }
 
   // The typed move: always shown on a wide screen, opened from the tools on a phone.
@@ -404,7 +455,9 @@ export class TableShell {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
     const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
-    const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
+    const dialog = openDialog(t("table.summary"), body, {
+      closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
+    });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
 
@@ -447,7 +500,8 @@ export class TableShell {
         ? open.map((s) => linkRow(t("share.seat", { seat: seatName(s.seat) }),
           `${spectate}&join=${encodeURIComponent(s.seat)}&invite=${encodeURIComponent(invite)}`, { "data-invite": s.seat }))
         : h("p", { class: "muted" }, t("share.none")),
-      linkRow(t("share.spectators"), spectate, { "data-spectate": "" }));
+      linkRow(t("share.spectators"), spectate, { "data-spectate": "" }),
+      deviceLinkRow(this));
     openDialog(t("share.title"), body, { closeLabel: t("summary.continue") });
   }
 
@@ -499,38 +553,13 @@ export class TableShell {
     if (first) first.focus();
   }
 
-  async offerSeat(seat, invite) {
-    let info;
-    try { info = await api.table(this.tableId); } catch { return; }
-    const wanted = info.seats.find((s) => s.seat === seat);
-    if (!wanted || wanted.kind !== "open") return;
-    const nameInput = h("input", { id: "join-name", type: "text", maxlength: 40, value: prefs.name || "", placeholder: t("name.placeholder") });
-    const dialog = openDialog(t("join.title"), h("form", {
-      class: "join",
-      onsubmit: async (event) => {
-        event.preventDefault();
-        const name = nameInput.value.trim();
-        if (name) savePrefs({ name });
-        try {
-          const seated = await api.join(this.tableId, seat, invite, name || null);
-          rememberSeat(this.tableId, seated.seat, seated.token);
-          this.credentials = { seat: seated.seat, token: seated.token };
-          history.replaceState(null, "", `${location.pathname}?t=${encodeURIComponent(this.tableId)}#seat=${seated.seat}&token=${seated.token}`);
-          dialog.close();
-          this.summarySeen = undefined;
-          this.message = null;
-          this.socket.reopen(this.credentials);
-        } catch (error) {
-          toast(error.message, "error");
-        }
-      },
-    },
-    h("p", {}, t("join.text", { seat: seatName(seat), game: t(`game.${this.game}.name`) })),
-    h("div", { class: "option" }, h("label", { for: "join-name" }, t("name.label")), nameInput),
-    h("div", { class: "dialog-actions" },
-      h("button", { type: "submit", class: "button primary", "data-action": "take-seat" }, t("join.take")),
-      h("button", { type: "button", class: "button quiet", onclick: () => dialog.close() }, t("join.watch")))),
-    { closeLabel: t("join.watch") });
+  offerSeat(seat, invite) {
+    offerSeat(this.tableId, this.game, seat, invite, () => {
+      history.replaceState(null, "", `${location.pathname}?t=${encodeURIComponent(this.tableId)}`);
+      this.summarySeen = undefined;
+      this.message = null;
+      this.socket.reopen(null); // the join's cookie holds the seat now
+    });
   }
 
   async showReplay() {
@@ -605,12 +634,37 @@ function winnersText(table, ctx) {
   return table.winners.length > 1 ? t("table.winnersMany", { names }) : t("table.winners", { names });
 }
 
+// A move in words: "plays the 9 of hearts", "bids 6", "draws from the stock".
+function moveText(action) {
+  const [verb, ...rest] = action.split(" ");
+  const card = (code) => cardName(code.split("=")[0]);
+  const words = {
+    play: () => t("move.play", { card: card(rest[0]) }),
+    exchange: () => t("move.exchange"),
+    keep: () => t("move.keep"),
+    bid: () => t("move.bid", { n: rest[0] }),
+    pass: () => t("move.pass"),
+    trump: () => t("move.trump", { suit: t(`suitOne.${rest[0]}`) }),
+    draw: () => t(rest[0] === "stock" ? "move.drawStock" : "move.drawDiscard"),
+    lay: () => t("move.lay", { cards: rest.map(card).join(", ") }),
+    extend: () => t("move.extend", { card: card(rest[1] || "") }),
+    swap: () => t("move.swap", { card: card(rest[1] || "") }),
+    discard: () => t("move.discard", { card: card(rest[0]) }),
+  }[verb];
+  return words ? words() : action;
+}
+
 function rememberFocus(root) {
   const active = document.activeElement;
   if (!active || !root.contains(active)) return null;
-  return { code: active.dataset.code, index: active.dataset.index, action: active.dataset.action, group: active.closest("[data-seat]")?.dataset.seat };
+  return {
+    code: active.dataset.code, index: active.dataset.index, action: active.dataset.action, tool: active.dataset.tool,
+    group: active.closest("[data-seat]")?.dataset.seat,
+  };
 }
 
+// After any move (mine or another's) the focus comes back to the same place: the same card, or the card now at
+// the same position in the hand; a control that went away gives the focus to the hand.
 function restoreFocus(root, focus) {
   if (!focus) return;
   let el = null;
@@ -620,6 +674,9 @@ function restoreFocus(root, focus) {
     const buttons = group ? [...group.querySelectorAll("button.card")] : [];
     el = buttons.find((b) => b.dataset.code === focus.code) || buttons[Math.min(Number(focus.index || 0), buttons.length - 1)] || null;
   }
+  if (!el && focus.tool) el = root.querySelector(`[data-tool="${focus.tool}"]`);
+  // a move's button that went away with the move (Keep, a bid): the hand takes the focus
+  if (!el && (focus.action || focus.code)) el = root.querySelector(".hand[data-seat] button.card");
   if (el) el.focus();
 }
 

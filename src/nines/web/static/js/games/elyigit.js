@@ -217,6 +217,13 @@ function prompt(ctx) {
 
 export default {
   id: "elyigit",
+  turnText: (ctx, name) => {
+    const view = ctx.view;
+    if (view.phase === "auction") return t("ely.bidding", { name });
+    if (view.phase === "trump") return t("ely.naming", { name });
+    if (view.to_act === view.dummy) return t("ely.playingDummy", { name });
+    return null;
+  },
   render,
   sheet,
   summary,

@@ -198,6 +198,7 @@ function prompt(ctx) {
 
 export default {
   id: "neuf",
+  turnText: (ctx, name) => (ctx.view.phase === "exchange" ? t("neuf.deciding", { name }) : null),
   render,
   sheet,
   summary,

@@ -62,8 +62,13 @@ function matching(view, verb, cards, set = null) {
   });
 }
 
-function perform(ctx, actions, emptyText = t("rummy.noMatch")) {
-  if (!actions.length) { ctx.refuse(emptyText); return; }
+// Carry out the move a gesture means; when the rules allow none, send the gesture as typed so that the
+// server's refusal gives the rule's reason (an opening too short, ranks not consecutive, a set that is full).
+function perform(ctx, actions, attempt = null, emptyText = t("rummy.noMatch")) {
+  if (!actions.length) {
+    if (attempt) ctx.act(attempt); else ctx.refuse(emptyText);
+    return;
+  }
   selection.picked.clear();
   if (actions.length === 1) ctx.act(actions[0]);
   else ctx.choose(actions, describe);
@@ -105,7 +110,7 @@ function render(ctx) {
   } else if (canDiscard) {
     pile = h("button", {
       type: "button", class: `pile-card${picked.length === 1 ? " legal" : ""}`, "data-pile": "discard", "aria-label": t("rummy.discardSel"),
-      onclick: () => (picked.length === 1 ? perform(ctx, matching(view, "discard", picked)) : ctx.refuse(t("rummy.select"))),
+      onclick: () => (picked.length === 1 ? perform(ctx, matching(view, "discard", picked), `discard ${picked[0]}`) : ctx.refuse(t("rummy.select"))),
     }, discardCard);
   } else {
     pile = h("span", { class: "pile-card", "data-pile": "discard" }, discardCard);
@@ -133,7 +138,7 @@ function render(ctx) {
     if (mine && view.phase === "play" && !view.first_round) {
       sets.append(h("button", {
         type: "button", class: `table-set${targets.length ? " target" : ""}`, "data-set": set.id,
-        onclick: () => (picked.length === 1 ? perform(ctx, targets) : ctx.refuse(t("rummy.extendHint"))),
+        onclick: () => (picked.length === 1 ? perform(ctx, targets, `extend ${set.id} ${picked[0]}`) : ctx.refuse(t("rummy.extendHint"))),
       }, body));
     } else {
       sets.append(h("div", { class: "table-set", "data-set": set.id }, body));
@@ -186,12 +191,19 @@ function actions(ctx, picked) {
       view.legal.includes("draw stock") ? h("button", { type: "button", class: "button primary", "data-action": "draw stock", onclick: () => ctx.act("draw stock") }, t("rummy.stock"), h("kbd", {}, "S")) : null,
       view.legal.includes("draw discard") ? h("button", { type: "button", class: "button", "data-action": "draw discard", onclick: () => ctx.act("draw discard") }, t("rummy.discard"), h("kbd", {}, "D")) : null);
   }
-  const lays = picked.length >= 3 ? matching(view, "lay", picked) : [];
+  const lays = picked.length ? matching(view, "lay", picked) : [];
   const discards = picked.length === 1 ? matching(view, "discard", picked) : [];
+  // Lay is offered for any selection: what the rules refuse comes back with the reason
   return h("div", { class: "rummy-actions" },
     h("p", { class: "prompt" }, view.first_round ? t("rummy.firstRound") : `${t("rummy.playQ")} ${t("rummy.extendHint")}`),
-    view.first_round ? null : h("button", { type: "button", class: "button", "data-action": "lay", disabled: !lays.length, onclick: () => perform(ctx, lays) }, t("rummy.lay"), h("kbd", {}, "L")),
-    h("button", { type: "button", class: "button primary", "data-action": "discard", disabled: !discards.length, onclick: () => perform(ctx, discards) }, t("rummy.discardSel"), h("kbd", {}, "X")));
+    view.first_round ? null : h("button", {
+      type: "button", class: `button${lays.length ? " primary" : ""}`, "data-action": "lay", disabled: !picked.length,
+      onclick: () => perform(ctx, lays, `lay ${picked.join(" ")}`),
+    }, t("rummy.lay"), h("kbd", {}, "L")),
+    h("button", {
+      type: "button", class: "button primary", "data-action": "discard", disabled: picked.length !== 1,
+      onclick: () => perform(ctx, discards, `discard ${picked[0]}`),
+    }, t("rummy.discardSel"), h("kbd", {}, "X")));
 }
 
 function side(ctx) {
@@ -263,13 +275,13 @@ function onKey(ctx, event) {
     return false;
   }
   const picked = selected(view);
-  if (key === "l") { perform(ctx, picked.length >= 3 ? matching(view, "lay", picked) : []); return true; }
-  if (key === "x") { perform(ctx, picked.length === 1 ? matching(view, "discard", picked) : [], t("rummy.select")); return true; }
+  if (key === "l") { perform(ctx, picked.length ? matching(view, "lay", picked) : [], picked.length ? `lay ${picked.join(" ")}` : null); return true; }
+  if (key === "x") { perform(ctx, picked.length === 1 ? matching(view, "discard", picked) : [], picked.length === 1 ? `discard ${picked[0]}` : null, t("rummy.select")); return true; }
   if (key === "e") {
     const options = picked.length === 1
       ? view.legal.filter((a) => { const p = parse(a); return (p.verb === "extend" || p.verb === "swap") && p.cards[0] === picked[0]; })
       : [];
-    perform(ctx, options, t("rummy.extendHint"));
+    perform(ctx, options, null, t("rummy.extendHint"));
     return true;
   }
   return false;
@@ -283,6 +295,7 @@ function prompt(ctx) {
 
 export default {
   id: "rummy",
+  turnText: (ctx, name) => t(ctx.view.phase === "draw" ? "rummy.drawing" : "rummy.playing", { name }),
   render,
   sheet,
   summary,

@@ -47,7 +47,7 @@ export function seatPlate(ctx, seat, { tags = [], tricks = null } = {}) {
 // The cards of the trick in front of each player; a finished trick stays (faded) until the next lead.
 export function trickArea(ctx, pos) {
   const view = ctx.view;
-  const area = h("div", { class: "trick", "aria-label": t("table.tricks") });
+  const area = h("div", { class: "trick", role: "group", "aria-label": t("table.trick") });
   let trick = view.trick;
   let finished = false;
   if ((!trick || !trick.plays.length) && view.last_trick && view.phase === "play") {
@@ -68,23 +68,30 @@ export function trickArea(ctx, pos) {
   return area;
 }
 
-// My hand: legal cards are buttons that play, the others are refused with a word of explanation.
+// My hand: every card is a button, so the keyboard stays in the hand between turns. Cards the rules allow now
+// are marked legal; the others carry aria-disabled, and a click on one asks the server, whose refusal says
+// the rule's reason (or whose turn it is) in the player's language.
 export function handRow(ctx, cards, { playable = true, seat = ctx.you, label, className = "" } = {}) {
   const legal = new Set(ctx.view.legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
   // the cards of this hand are played now by me: my own turn, or the dummy's when I declare
   const myTurn = playable && legal.size > 0 && ctx.view.to_act === seat && ctx.controls(seat);
+  // my own hand, or the dummy's once I declare: cards I may one day play from here
+  const mine = playable && !ctx.replay && ctx.you !== null && (seat === ctx.you || ctx.controls(seat) || ctx.view.declarer === ctx.you);
   const hinted = ctx.hint && ctx.hint.action.startsWith("play ") ? ctx.hint.action.slice(5) : null;
-  const row = h("div", { class: `hand ${className}${myTurn ? " controlled" : ""}`, role: "group", "aria-label": label || t("seat.you"), "data-seat": seat });
+  const row = h("div", {
+    class: `hand ${className}${myTurn ? " controlled" : ""}`, role: "group", "aria-label": label || t("table.yourHand", { n: cards.length }), "data-seat": seat,
+  });
   cards.forEach((code, index) => {
-    if (!myTurn) {
+    if (!mine) {
       row.append(cardEl(code, { className: code === hinted ? "hinted" : "" }));
       return;
     }
-    const ok = legal.has(code);
+    const ok = myTurn && legal.has(code);
     const el = cardEl(code, {
-      legal: ok,
-      className: code === hinted ? "hinted" : "",
-      onclick: () => (ok ? ctx.act(`play ${code}`) : ctx.refuse(t("table.notLegal"))),
+      legal: myTurn ? ok : undefined,
+      disabled: !ok,
+      className: [code === hinted ? "hinted" : "", myTurn ? "" : "waiting"].join(" ").trim(),
+      onclick: () => ctx.act(`play ${code}`),
     });
     el.dataset.index = String(index);
     row.append(el);
