@@ -304,7 +304,9 @@ export class TableShell {
       this.actionsBox.append(h("div", { class: "hint-box", role: "status" },
         hint.pending ? hint.reason : [
           h("strong", {}, t("table.hintFrom", { player: playerLabel(hint.player) }), ": "),
-          h("code", {}, hint.action), " — ", hint.reason]));
+          // the move in words of the page's language; the computer player's reason is written in English only,
+          // so a French page leaves it out rather than show an English sentence
+          h("code", {}, hint.action), " — ", lang === "en" ? hint.reason : moveText(hint.action)]));
     }
     if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
   }
