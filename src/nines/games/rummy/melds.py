@@ -514,7 +514,7 @@ def declared_variants(placements: Sequence[Placement], wilds: Wilds) -> set[tupl
     variants = set()
     for order in set(permutations(cards)):
         placed = list(placements)
-        for i, card in zip(spots, order):
+        for i, card in zip(spots, order, strict=True):
             placed[i] = Placement(card, placements[i].stands_for)
         variants.add(tuple(placed))
     return variants
