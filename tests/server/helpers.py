@@ -47,8 +47,12 @@ def wait_for(client: TestClient, table_id: str, predicate: Callable[[dict[str, A
 class Socket:
     """A table socket: says hello, then reads messages, keeping the last state it saw."""
 
-    def __init__(self, client: TestClient, table_id: str, seat: str | None = None, token: str | None = None) -> None:
-        self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
+    def __init__(self, client: TestClient, table_id: str, seat: str | None = None, token: str | None = None,
+                 *, cookies: bool = False) -> None:
+        # without a seat the socket is a spectator's, even if this client holds a seat cookie,
+        # unless ``cookies`` asks for a browser's hello (authenticated by the seat cookie)
+        headers = {} if cookies or seat is not None else {"cookie": "nines_spectator=1"}
+        self._cm = client.websocket_connect(f"/ws/tables/{table_id}", headers=headers)
         self.ws = self._cm.__enter__()
         hello: dict[str, Any] = {"type": "hello"}
         if seat is not None:

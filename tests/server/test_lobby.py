@@ -57,7 +57,8 @@ def test_creating_a_table_checks_game_options_seats_and_players(client: TestClie
 
 
 def test_a_created_table_gives_its_creator_a_seat_token_and_lists_open_seats(client: TestClient) -> None:
-    seated = create_table(client, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}, name="Ann")
+    seated = create_table(client, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}},
+                          name="Ann", public=True)
     table = seated["table"]
     assert seated["seat"] == "S" and len(seated["token"]) >= 24
     assert table["status"] == "waiting"
@@ -66,8 +67,9 @@ def test_a_created_table_gives_its_creator_a_seat_token_and_lists_open_seats(cli
     assert listed[0]["invite"] == seated["invite"]
     kinds = {s["seat"]: (s["kind"], s["name"]) for s in listed[0]["seats"]}
     assert kinds == {"S": ("human", "Ann"), "W": ("open", None), "E": ("bot", "basic")}
-    # a private table is not listed
+    # a private table is not listed, and tables are private unless made public
     create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), public=False)
+    create_table(client, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}})
     assert len(client.get("/api/tables").json()) == 1
 
 

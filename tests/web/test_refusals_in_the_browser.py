@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Pages
+from .conftest import Pages, screenshot
 from .seating import open_table
 
 pytestmark = pytest.mark.browser
@@ -57,6 +57,7 @@ def test_le_neuf_refusals_say_the_rule(pages: Pages, live_server: Any, lang: str
     assert page.locator(".hand.controlled button.card.legal[aria-disabled]").count() == 0
     seq = page.locator(".table-shell").get_attribute("data-seq")
     said(lang, "follow", refusal_after(page, lambda: illegal.first.click(position={"x": 8, "y": 24}, force=True)))
+    screenshot(page, f"refusal-neuf-{lang}")
     assert page.locator(".table-shell").get_attribute("data-seq") == seq  # nothing changed
 
 

@@ -32,7 +32,11 @@ from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
     Act,
+    AgainMessage,
+    AgainRequest,
+    AskDeviceLink,
     AskHint,
+    Claim,
     CreateTable,
     ErrorCode,
     ErrorMessage,
@@ -40,13 +44,16 @@ from .messages import (
     HttpAct,
     JoinSeat,
     Person,
+    PlayAgain,
     ResolveOptions,
     Resync,
+    Seated,
     SetPace,
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
 from .replay import deal_frames, match_record
 from .review import Reviews, review_job
+from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
 from .tables import Table, TableError, TableManager
 
@@ -130,6 +137,19 @@ async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, 
     await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
 
 
+async def _on_device_link(manager: TableManager, table: Table, conn: SocketConnection, message: AskDeviceLink) -> BaseModel:
+    return await manager.device_link(table, conn.seat)
+
+
+async def _on_again(manager: TableManager, table: Table, conn: SocketConnection, message: PlayAgain) -> BaseModel:
+    new, _token = await manager.again(table, conn.seat, message.accept)
+    if not message.accept or conn.seat is None:
+        return AgainMessage(table=new.id)
+    # the browser takes its seat at the new table by a one-time claim (a socket cannot set its cookie)
+    link = await manager.device_link(new, conn.seat)
+    return AgainMessage(table=new.id, url=link.url)
+
+
 async def _on_resync(manager: TableManager, table: Table, conn: SocketConnection, message: Resync) -> None:
     async with table.lock:
         table.send_whole(conn)
@@ -144,6 +164,8 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
     AskHint: _on_hint,
     SetPace: _on_pace,
     Hello: _on_hello,
+    AskDeviceLink: _on_device_link,
+    PlayAgain: _on_again,
     Resync: _on_resync,
 }
 
@@ -268,23 +290,50 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        # a listed table is public: its invitation is listed with it, so seats can be taken from the home page
-        return [{**table.info().model_dump(mode="json"), "invite": table.invite} for table in await manager.listed()]
+        """Public tables only (a table is private unless made public): those with open seats carry their
+        invitation, so a seat can be taken from the home page; the others are there to watch."""
+        return [{**info.model_dump(mode="json"), "invite": invite if info.status == "waiting" else None}
+                for info, invite in await manager.listed()]
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
         refusal = rates.create_table(_address(request.client))
         if refusal is not None:
             raise TableError(ErrorCode.LIMIT, refusal)
+        if body.name:
+            await own_name(store, request, response, body.name)
         return (await manager.create(body)).model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        return (await manager.get(table_id)).info().model_dump(mode="json")
+        table = await manager.get(table_id)
+        manager.visited(table)
+        return table.info().model_dump(mode="json")
 
     @app.post("/api/tables/{table_id}/join")
-    async def join_table(table_id: str, body: JoinSeat) -> dict[str, Any]:
-        return (await manager.join(table_id, body)).model_dump(mode="json")
+    async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response) -> dict[str, Any]:
+        if body.name:
+            await own_name(store, request, response, body.name)
+        seated = await manager.join(table_id, body)
+        assert seated.seat is not None and seated.token is not None
+        set_seat_cookie(request, response, table_id, seated.seat, seated.token)
+        return seated.model_dump(mode="json")
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim_seat(table_id: str, body: Claim, request: Request, response: Response) -> dict[str, Any]:
+        """Spend a one-time seat link: this browser now holds the seat (an HttpOnly cookie scoped to
+        the table's socket), and any other browser that held it watches instead."""
+        table, seat, token = await manager.claim(table_id, body.claim)
+        set_seat_cookie(request, response, table_id, seat, token)
+        return {"table": table.info().model_dump(mode="json"), "seat": seat}
+
+    @app.post("/api/tables/{table_id}/again")
+    async def play_again(table_id: str, body: AgainRequest) -> dict[str, Any]:
+        """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
+        table = await manager.get(table_id)
+        seat = manager.authenticate(table, body.seat, body.token)
+        new, token = await manager.again(table, seat, body.accept)
+        return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}/state")
     async def table_state(
@@ -295,6 +344,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
         table = await manager.get(table_id)
         seat = manager.authenticate(table, x_nines_seat, x_nines_token)
+        manager.visited(table, seat)
         async with table.lock:
             return table.state_for(seat).model_dump(mode="json")
 
@@ -334,7 +384,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # -- people ----------------------------------------------------------------------
 
     @app.post("/api/people")
-    async def register_person(body: Person) -> dict[str, Any]:
+    async def register_person(body: Person, request: Request, response: Response) -> dict[str, Any]:
+        """Use a name: the first browser to use it owns it (a secret kept in an HttpOnly cookie)."""
+        await own_name(store, request, response, body.name)
         await asyncio.to_thread(store.touch_person, body.name)
         return {"name": body.name}
 
@@ -373,7 +425,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             first = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_TIMEOUT_S)
             hello = Hello.model_validate_json(first)
             table = await manager.get(table_id)
-            seat = manager.authenticate(table, hello.seat, hello.token)
+            seat: str | None
+            if hello.seat is not None:  # programs: the seat and its token
+                seat = manager.authenticate(table, hello.seat, hello.token)
+            else:  # browsers: the seat cookie, if this browser holds one; otherwise a spectator
+                seat = manager.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
         except StoreUnavailable:
             with contextlib.suppress(Exception):
                 await websocket.send_text(ErrorMessage(code=ErrorCode.UNAVAILABLE, message=UNAVAILABLE).model_dump_json())

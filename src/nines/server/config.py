@@ -28,6 +28,22 @@ class ServerConfig:
     bot_delay_ms: int = 900
     """Default pause before a computer player moves, so a person can follow the play."""
 
+    away_s: int = 60
+    """A person disconnected this long is played by a stand-in until they come back (tables may set their own)."""
+
+    stand_in: str = "basic"
+    """The computer player that stands in for an absent or out-of-time person (tables may choose another)."""
+
+    watch_grace_s: float = 30.0
+    """A table asked for over HTTP (its state, its info) or just made counts as watched this long."""
+
+    idle_close_s: float = 24 * 3600.0
+    """A table nobody moved in or opened for this long is closed: kept in the database, gone from memory
+    and the lobby, rebuilt when opened again."""
+
+    watchdog_s: float = 5.0
+    """How often the watchdog looks for tables that should be moving but are not, and for idle tables."""
+
     hint_players: tuple[str, ...] = ("expert", "ismcts", "basic", "random")
     """Players asked for hints, strongest first; the first one available for the game is used."""
 

@@ -68,7 +68,7 @@ class Limits:
     messages_per_second: int = 20
     """Messages one socket may send in a second (a person sends one a move)."""
 
-    queued_bytes: int = 2 * 1024 * 1024
+    queued_bytes: int = 1024 * 1024
     """Bytes waiting to be sent to one socket before it is dropped as a reader that stopped reading."""
 
     hint_cache: int = 2048

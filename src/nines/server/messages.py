@@ -62,13 +62,26 @@ class SetPace(Strict):
     delay_ms: int = Field(ge=0, le=5000)
 
 
+class AskDeviceLink(Strict):
+    """A seated player asks for a link that moves their seat to another device (it works once)."""
+
+    type: Literal["device_link"]
+
+
+class PlayAgain(Strict):
+    """After a match: play again at a new table with the same people (``accept``), or decline."""
+
+    type: Literal["again"]
+    accept: bool = True
+
+
 class Resync(Strict):
     """Ask for the whole state again (a ``patch`` arrived whose ``base`` is not the state the client holds)."""
 
     type: Literal["resync"]
 
 
-ClientMessage = Annotated[Hello | Act | AskHint | SetPace | Resync, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Act | AskHint | SetPace | Resync | AskDeviceLink | PlayAgain, Field(discriminator="type")]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 
 
@@ -98,6 +111,22 @@ class SeatInfo(BaseModel):
     name: str | None = None
     bot: str | None = None
     connected: bool = False
+    stand_in: bool = False  # a computer player decides for this absent person until they come back
+
+
+class ClockInfo(BaseModel):
+    """The running clock of the seat to act: whole milliseconds left when the message was made."""
+
+    seat: str
+    left_ms: int
+    limit_s: int
+
+
+class AgainInfo(BaseModel):
+    """Play again after the match: the new table and each person's answer (asked, accepted, declined)."""
+
+    table: str
+    answers: dict[str, Literal["asked", "accepted", "declined"]]
 
 
 class TableInfo(BaseModel):
@@ -116,6 +145,12 @@ class TableInfo(BaseModel):
     public: bool
     created_at: str
     winners: list[str] = []
+    clock_s: int | None = None
+    away_s: int = 60
+    clock: ClockInfo | None = None
+    paused: bool = False
+    moved_ago_s: int | None = None  # seconds since the last move (or since the table was made)
+    again: AgainInfo | None = None
     practice: bool = False
     """Solo practice: dealt from a seed the creator chose, with no other person seated; left out of statistics."""
 
@@ -125,6 +160,7 @@ class LastAction(BaseModel):
     seat: str
     by: str
     action: str
+    stand_in: bool = False  # made by a computer player for an absent or out-of-time person
 
 
 class StateMessage(BaseModel):
@@ -162,6 +198,21 @@ class HintMessage(BaseModel):
     player: str
 
 
+class DeviceLinkMessage(BaseModel):
+    """A one-time address that seats whichever browser opens it first (this one becomes a spectator)."""
+
+    type: Literal["device_link"] = "device_link"
+    url: str
+
+
+class AgainMessage(BaseModel):
+    """The answer to ``again``: the new table and, for one who accepted, a one-time address that seats them."""
+
+    type: Literal["again"] = "again"
+    table: str
+    url: str | None = None
+
+
 class ErrorMessage(BaseModel):
     """A refusal: ``code`` for programs, ``message`` in English, ``key`` and ``params`` for a page to say it in
     the player's language (the strings are in ``web/static/refusals.json``)."""
@@ -192,10 +243,13 @@ class CreateTable(Strict):
     name: PersonName | None = None
     hints: bool = True
     bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
-    public: bool = True
+    public: bool = False  # private unless made public: only public tables' open seats are listed
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
     """Solo practice only (every seat yourself or a computer player): deals repeatable from this seed.
     Without it the deals come from a secret drawn for the match and revealed in its finished record."""
+    clock_s: int | None = Field(default=None, ge=1, le=3600)  # seconds a person has for each decision
+    away_s: int | None = Field(default=None, ge=1, le=86400)  # disconnected this long: a stand-in plays
+    stand_in: str | None = Field(default=None, max_length=40)  # the computer player standing in (basic)
 
 
 class ResolveOptions(Strict):
@@ -223,9 +277,25 @@ class Person(Strict):
 
 
 class Seated(BaseModel):
-    """What the creator or a joining friend receives: the seat and its secret token."""
+    """What the creator or a joining friend receives: the seat, its secret token (for programs) and a
+    one-time ``url`` that seats the browser which opens it first (for people)."""
 
     table: TableInfo
     seat: str | None
     token: str | None
     invite: str
+    url: str | None = None
+
+
+class Claim(Strict):
+    """Take a seat with a one-time claim (from ``url``); the answer sets the seat's cookie."""
+
+    claim: str = Field(min_length=8, max_length=128)
+
+
+class AgainRequest(Strict):
+    """Play again, for programs: the seat at the finished table and its token."""
+
+    seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
+    token: str = Field(min_length=8, max_length=128)
+    accept: bool = True

@@ -35,8 +35,9 @@ __all__ = ["REVIEW_WORKERS", "ReviewJob", "Reviews", "review_job"]
 REVIEW_WORKERS = 2
 """Threads reviewing deals; each holds its own solvers (a few tens of megabytes at most)."""
 
-KEEP_DEALS = 2000
-"""Reviews kept in memory, the least recently asked for dropped first (a review is a few kilobytes)."""
+KEEP_DEALS = 500
+"""Reviews kept in memory, the least recently asked for dropped first (a review is 6 to 9 kB of JSON, some
+tens of kilobytes as Python objects; one dropped is computed again if asked for)."""
 
 
 @dataclass(frozen=True)

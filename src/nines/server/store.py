@@ -12,6 +12,7 @@ async server calls them through :func:`asyncio.to_thread`.
 from __future__ import annotations
 
 import datetime as dt
+import hmac
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,10 @@ class TableRow(Base):
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    clock_s: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds a person has per decision
+    away_s: Mapped[int | None] = mapped_column(Integer, nullable=True)  # absence before a stand-in plays
+    stand_in: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the stand-in's strength
+    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)  # play again: the new table
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # kept once the match is over
 
 
@@ -82,6 +87,7 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(40))
     person: Mapped[str | None] = mapped_column(String(40), index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64))
+    claim_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a one-time claim of this seat
 
 
 class ActionRow(Base):
@@ -93,6 +99,7 @@ class ActionRow(Base):
     by: Mapped[str] = mapped_column(String(4))  # the seat whose player decided
     action: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # decided by a stand-in for the person
 
 
 class PersonRow(Base):
@@ -101,6 +108,7 @@ class PersonRow(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the browser that owns the name
 
 
 class DealStatRow(Base):
@@ -119,6 +127,7 @@ class DealStatRow(Base):
     exchanged: Mapped[bool | None] = mapped_column(Boolean)
     declared: Mapped[bool | None] = mapped_column(Boolean)
     points: Mapped[int | None] = mapped_column(Integer)
+    stand_in: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # decisions a stand-in made for the person
 
 
 class ReviewStatRow(Base):
@@ -158,6 +167,7 @@ class StoredSeat:
     bot: str | None = None
     person: str | None = None
     token_hash: str | None = None
+    claim_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +176,7 @@ class StoredAction:
     seat: str
     by: str
     action: str
+    stand_in: bool = False
 
 
 @dataclass
@@ -184,6 +195,12 @@ class StoredTable:
     created_at: dt.datetime
     seats: list[StoredSeat] = field(default_factory=list)
     actions: list[StoredAction] = field(default_factory=list)
+    clock_s: int | None = None
+    away_s: int | None = None
+    stand_in: str | None = None
+    next_table: str | None = None
+    updated_at: dt.datetime | None = None
+    seq: int = 0
     secret: str | None = None
     """The match secret in hexadecimal (every table but solo practice, whose deals come from ``seed``)."""
     practice: bool = False
@@ -205,6 +222,7 @@ class DealStat:
     exchanged: bool | None = None
     declared: bool | None = None
     points: int | None = None
+    stand_in: int = 0
 
 
 @dataclass(frozen=True)
@@ -297,6 +315,9 @@ class Store:
                     winners=[],
                     created_at=table.created_at,
                     updated_at=table.created_at,
+                    clock_s=table.clock_s,
+                    away_s=table.away_s,
+                    stand_in=table.stand_in,
                 )
             )
             session.flush()
@@ -310,6 +331,7 @@ class Store:
                         bot=seat.bot,
                         person=seat.person,
                         token_hash=seat.token_hash,
+                        claim_hash=seat.claim_hash,
                     )
                 )
 
@@ -324,40 +346,30 @@ class Store:
             actions = session.scalars(
                 select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
             ).all()
-            return StoredTable(
-                id=row.id,
-                game=row.game,
-                preset=row.preset,
-                options=dict(row.options),
-                seed=row.seed if row.secret is None else None,
-                secret=row.secret,
-                practice=bool(row.practice),
-                record=row.record,
-                hints=row.hints,
-                bot_delay_ms=row.bot_delay_ms,
-                public=row.public,
-                invite=row.invite,
-                status=row.status,
-                winners=list(row.winners or []),
-                created_at=row.created_at,
-                seats=[_seat(s) for s in seats],
-                actions=[StoredAction(a.seq, a.seat, a.by, a.action) for a in actions],
-            )
+            return _table(row, seats, [_action(a) for a in actions])
 
-    def unfinished_table_ids(self) -> list[str]:
+    def unfinished_table_ids(self, active_since: dt.datetime | None = None) -> list[str]:
+        """Tables not over (and, given ``active_since``, moved or joined since then: the others are closed)."""
         with self._session() as session:
-            return list(session.scalars(select(TableRow.id).where(TableRow.status != "over")))
-
-    def listed_tables(self, limit: int = 50) -> list[str]:
-        """Public tables still being played, most recently active first."""
-        with self._session() as session:
-            query = (
-                select(TableRow.id)
-                .where(TableRow.public.is_(True), TableRow.status != "over")
-                .order_by(TableRow.updated_at.desc())
-                .limit(limit)
-            )
+            query = select(TableRow.id).where(TableRow.status != "over")
+            if active_since is not None:
+                query = query.where(TableRow.updated_at >= active_since)
             return list(session.scalars(query))
+
+    def listed_tables(self, active_since: dt.datetime | None = None, limit: int = 50) -> list[StoredTable]:
+        """Public tables still being played (not closed for idleness), most recently active first,
+        with their seats but not their actions (the lobby never replays a match)."""
+        with self._session() as session:
+            query = select(TableRow).where(TableRow.public.is_(True), TableRow.status != "over")
+            if active_since is not None:
+                query = query.where(TableRow.updated_at >= active_since)
+            rows = session.scalars(query.order_by(TableRow.updated_at.desc()).limit(limit)).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.position)):
+                    seats[seat.table_id].append(seat)
+            return [_table(r, seats[r.id], []) for r in rows]
 
     def append_action(
         self,
@@ -368,7 +380,8 @@ class Store:
         try:
             with self._session.begin() as session:
                 session.add(
-                    ActionRow(table_id=table_id, seq=action.seq, seat=action.seat, by=action.by, action=action.action)
+                    ActionRow(table_id=table_id, seq=action.seq, seat=action.seat, by=action.by, action=action.action,
+                              stand_in=action.stand_in)
                 )
                 session.flush()
                 session.execute(
@@ -400,7 +413,7 @@ class Store:
                 .where(ActionRow.table_id == table_id, ActionRow.seq > seq)
                 .order_by(ActionRow.seq)
             ).all()
-            return [StoredAction(a.seq, a.seat, a.by, a.action) for a in rows]
+            return [_action(a) for a in rows]
 
     def take_seat(self, table_id: str, seat: str, token_hash: str, person: str | None) -> None:
         """Give an open seat to a person; raises :class:`SeatTaken` if it was not open."""
@@ -412,6 +425,41 @@ class Store:
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise SeatTaken(f"seat {seat} is not open")
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(updated_at=_now()))
+
+    def set_claim(self, table_id: str, seat: str, claim_hash: str) -> None:
+        """Give a held seat a new one-time claim (the previous one, if unused, no longer works)."""
+        with self._session.begin() as session:
+            session.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(claim_hash=claim_hash)
+            )
+
+    def use_claim(self, table_id: str, seat: str, claim_hash: str, token_hash: str) -> bool:
+        """Spend a one-time claim: the seat gets a new secret (the old holder's no longer works).
+        False if the claim was already used or replaced (only one of two browsers racing wins)."""
+        with self._session.begin() as session:
+            result = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.claim_hash == claim_hash)
+                .values(claim_hash=None, token_hash=token_hash)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def set_next_table(self, table_id: str, next_table: str) -> bool:
+        """Play again: link a finished table to its successor (False if another was linked first)."""
+        with self._session.begin() as session:
+            result = session.execute(
+                update(TableRow).where(TableRow.id == table_id, TableRow.next_table.is_(None)).values(next_table=next_table)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def next_table_of(self, table_id: str) -> str | None:
+        with self._session() as session:
+            return session.scalar(select(TableRow.next_table).where(TableRow.id == table_id))
+
+    def touch_table(self, table_id: str) -> None:
+        """Someone opened the table again: it is active (in the lobby, not closed for idleness)."""
+        with self._session.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(updated_at=_now()))
 
     def seats_of(self, table_id: str) -> list[StoredSeat]:
@@ -438,6 +486,27 @@ class Store:
                 session.add(PersonRow(name=name))
         except IntegrityError:
             pass  # someone else stored it a moment ago
+
+    def own_name(self, name: str, secret_hash: str | None) -> bool:
+        """May the browser holding this secret use the name?  The first browser to use a name owns it
+        (its secret is stored); after that only that browser may.  Returns False for anyone else."""
+        with self._session.begin() as session:
+            row = session.get(PersonRow, name)
+            if row is None:
+                if secret_hash is None:
+                    return False
+                session.add(PersonRow(name=name, secret_hash=secret_hash))
+                try:
+                    session.flush()
+                except IntegrityError:
+                    return False  # another browser took it at the same moment
+                return True
+            if row.secret_hash is None:  # a name from before names were owned: the first to come back owns it
+                if secret_hash is None:
+                    return False
+                row.secret_hash = secret_hash
+                return True
+            return secret_hash is not None and hmac.compare_digest(row.secret_hash, secret_hash)
 
     def person_exists(self, name: str) -> bool:
         with self._session() as session:
@@ -482,7 +551,8 @@ class Store:
                     func.sum(_as_int(DealStatRow.declared)),
                     func.avg(DealStatRow.points),
                 )
-                .where(DealStatRow.person == name)
+                # a deal in which a stand-in decided for the person is not their play: counted apart below
+                .where(DealStatRow.person == name, DealStatRow.stand_in == 0)
                 .group_by(DealStatRow.game)
             ).all()
             for game, n, won, tricks, target, margin, n_ex, ex, n_decl, decl, points in deal_rows:
@@ -497,18 +567,25 @@ class Store:
                     "average_points": _round(points),
                     "matches": 0,
                     "matches_won": 0,
+                    "deals_stood_in": 0,
+                    "stand_in_decisions": 0,
                 }
+            stood_in = session.execute(
+                select(DealStatRow.game, func.count(), func.sum(DealStatRow.stand_in))
+                .where(DealStatRow.person == name, DealStatRow.stand_in > 0)
+                .group_by(DealStatRow.game)
+            ).all()
+            for game, n, decisions in stood_in:
+                entry = out.setdefault(game, _empty_stats())
+                entry["deals_stood_in"] = int(n)
+                entry["stand_in_decisions"] = int(decisions or 0)
             match_rows = session.execute(
                 select(MatchStatRow.game, func.count(), func.sum(_as_int(MatchStatRow.won)))
                 .where(MatchStatRow.person == name)
                 .group_by(MatchStatRow.game)
             ).all()
             for game, n, won in match_rows:
-                entry = out.setdefault(
-                    game,
-                    {"deals": 0, "deals_won": 0, "average_tricks": None, "average_target": None,
-                     "average_margin": None, "exchange_rate": None, "declare_rate": None, "average_points": None},
-                )
+                entry = out.setdefault(game, _empty_stats())
                 entry["matches"] = int(n)
                 entry["matches_won"] = int(won or 0)
         # the review (nines.review): tricks lost per deal to costly cards, over time
@@ -563,8 +640,46 @@ class Store:
             return list(session.scalars(select(PersonRow.name).order_by(PersonRow.last_seen.desc()).limit(limit)))
 
 
+def _empty_stats() -> dict[str, Any]:
+    return {"deals": 0, "deals_won": 0, "average_tricks": None, "average_target": None,
+            "average_margin": None, "exchange_rate": None, "declare_rate": None, "average_points": None,
+            "matches": 0, "matches_won": 0, "deals_stood_in": 0, "stand_in_decisions": 0}
+
+
 def _seat(row: SeatRow) -> StoredSeat:
-    return StoredSeat(row.seat, row.kind, row.bot, row.person, row.token_hash)
+    return StoredSeat(row.seat, row.kind, row.bot, row.person, row.token_hash, row.claim_hash)
+
+
+def _action(row: ActionRow) -> StoredAction:
+    return StoredAction(row.seq, row.seat, row.by, row.action, bool(row.stand_in))
+
+
+def _table(row: TableRow, seats: Sequence[SeatRow], actions: list[StoredAction]) -> StoredTable:
+    return StoredTable(
+        id=row.id,
+        game=row.game,
+        preset=row.preset,
+        options=dict(row.options),
+        seed=row.seed if row.secret is None else None,
+        secret=row.secret,
+        practice=bool(row.practice),
+        record=row.record,
+        hints=row.hints,
+        bot_delay_ms=row.bot_delay_ms,
+        public=row.public,
+        invite=row.invite,
+        status=row.status,
+        winners=list(row.winners or []),
+        created_at=row.created_at,
+        seats=[_seat(s) for s in seats],
+        actions=actions,
+        clock_s=row.clock_s,
+        away_s=row.away_s,
+        stand_in=row.stand_in,
+        next_table=row.next_table,
+        updated_at=row.updated_at,
+        seq=row.seq or 0,
+    )
 
 
 def _as_int(column: Any) -> Any:

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import random
 import secrets
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
@@ -31,11 +32,15 @@ from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
 from .delta import Shown
+from .driver import TableDriver
 from .limits import HintDesk, valid_table_id
 from .logs import log
 from .messages import (
     AckMessage,
+    AgainInfo,
+    ClockInfo,
     CreateTable,
+    DeviceLinkMessage,
     ErrorCode,
     HintMessage,
     JoinSeat,
@@ -58,9 +63,9 @@ from .store import (
     StoreUnavailable,
 )
 
+DEFAULT_STAND_IN = "basic"
 FINISHED_KEPT = 64
 """Finished tables kept rebuilt after a request (each GET of one once replayed its whole log)."""
-CLAIM_TTL_S = 20
 
 
 class TableError(Exception):
@@ -105,9 +110,9 @@ class Seat:
     token_hash: str | None = None
     player: Player | None = None
 
-    def info(self, connected: bool) -> SeatInfo:
+    def info(self, connected: bool, stand_in: bool = False) -> SeatInfo:
         name = self.person if self.kind == "human" else self.bot
-        return SeatInfo(seat=self.seat, kind=self.kind, name=name, bot=self.bot, connected=connected)  # type: ignore[arg-type]
+        return SeatInfo(seat=self.seat, kind=self.kind, name=name, bot=self.bot, connected=connected, stand_in=stand_in)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -127,10 +132,28 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     last: LastAction | None = None
-    bot_task: asyncio.Task[None] | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)  # set when the pace changes
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change the driver cares about
     deals_counted: int = 0
     match_counted: bool = False
+    clock_s: int | None = None
+    """Seconds a person has for each decision (``None``: no clock)."""
+    away_s: int = 60
+    """A person gone this long is played by a stand-in until they come back."""
+    stand_in_bot: str = DEFAULT_STAND_IN
+    """The computer player that decides for an absent or out-of-time person."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """seq -> the seat a stand-in decided for (those moves are marked in the record and on the pages)."""
+    moved_at: dt.datetime | None = None
+    """When the last move was made (the lobby shows how long ago)."""
+    next_table: str | None = None
+    """Play again: the table of the next match, once someone asked for it."""
+    again_answers: dict[str, str] = field(default_factory=dict)
+    driver: Any = None  # the TableDriver moving this table (see driver.py)
+    turn_started: float = field(default_factory=time.monotonic)
+    seen_at: dict[str, float] = field(default_factory=dict)  # seat -> when its person was last here
+    watched_until: float = 0.0  # a table asked for over HTTP counts as watched until then
+    active_at: float = field(default_factory=time.monotonic)  # last move or visit (for closing idle tables)
+    _stand_in_players: dict[str, Player] = field(default_factory=dict)
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
     shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
 
@@ -150,6 +173,70 @@ class Table:
     def connected_seats(self) -> set[str]:
         return {c.seat for c in self.connections if c.seat is not None}
 
+    # -- presence, clock, pauses (read by the driver) ----------------------------------
+
+    def people_seats(self) -> list[str]:
+        return [s.seat for s in self.seats.values() if s.kind == "human"]
+
+    def here(self, seat: str) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def away_in(self, seat: str, now: float) -> float | None:
+        """Seconds until the person of ``seat`` has been gone long enough for a stand-in (None: here)."""
+        if self.here(seat):
+            return None
+        return self.seen_at.get(seat, now) + self.away_s - now
+
+    def stood_in(self, seat: str, now: float) -> bool:
+        """A stand-in plays this person's seat: gone longer than ``away_s`` (theirs again when back)."""
+        if self.seats[seat].kind != "human":
+            return False
+        left = self.away_in(seat, now)
+        return left is not None and left <= 0
+
+    def watched(self, now: float) -> bool:
+        """Someone is connected, asked for the table lately, or a person was here within ``away_s``."""
+        if self.connections or now < self.watched_until:
+            return True
+        return any(now - self.seen_at.get(s, -1e18) < self.away_s for s in self.people_seats())
+
+    def paused(self, now: float) -> bool:
+        """Nobody here and no clock running: no computer player moves until someone comes."""
+        if self.clock_s is not None and self.people_seats():
+            return False
+        return not self.watched(now)
+
+    def clock_left(self, now: float) -> float:
+        assert self.clock_s is not None
+        return self.clock_s - (now - self.turn_started)
+
+    def stand_in_player(self, seat: str) -> Player:
+        player = self._stand_in_players.get(seat)
+        if player is None:
+            player = seat_player(self, seat, self.stand_in_bot, role="stand-in")
+            self._stand_in_players[seat] = player
+        return player
+
+    def turn_changed(self) -> None:
+        """A new decision begins: its clock starts now; the driver looks again."""
+        self.turn_started = time.monotonic()
+        self.active_at = self.turn_started
+        self.wake.set()
+
+    def _clock(self, now: float) -> ClockInfo | None:
+        acting = self.state.acting_seat
+        if self.clock_s is None or self.status != "playing" or acting is None:
+            return None
+        if self.seats[acting].kind != "human" or self.stood_in(acting, now):
+            return None
+        return ClockInfo(seat=acting, left_ms=max(0, int(self.clock_left(now) * 1000)), limit_s=self.clock_s)
+
+    def again_info(self) -> AgainInfo | None:
+        if self.next_table is None:
+            return None
+        answers = {s: self.again_answers.get(s, "asked") for s in self.people_seats()}
+        return AgainInfo(table=self.next_table, answers=answers)  # type: ignore[arg-type]
+
     def players(self) -> dict[str, str]:
         """Who played each seat, as the record names them."""
         return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in self.seats.values()}
@@ -159,17 +246,20 @@ class Table:
         assert self.state.is_over, "only a finished match's record is shown: until then it holds every hand"
         record = self.state.record(players=self.players())  # type: ignore[call-arg]
         record["table"] = self.id
+        mark_stand_ins(record, self.stand_ins)
         return record
 
     def info(self) -> TableInfo:
         connected = self.connected_seats()
+        now = time.monotonic()
+        moved = self.moved_at or self.created_at
         return TableInfo(
             id=self.id,
             game=self.spec.id,
             title=self.spec.title,
             preset=self.preset,
             options=self.options,
-            seats=[s.info(s.seat in connected or s.kind == "bot") for s in self.seats.values()],
+            seats=[s.info(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
             seq=self.seq,
             status=self.status,  # type: ignore[arg-type]
             hints=self.hints,
@@ -177,6 +267,12 @@ class Table:
             public=self.public,
             created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
             winners=list(self.state.winners),
+            clock_s=self.clock_s,
+            away_s=self.away_s,
+            clock=self._clock(now),
+            paused=self.status == "playing" and self.paused(now),
+            moved_ago_s=max(0, int((_utcnow() - moved).total_seconds())),
+            again=self.again_info(),
             practice=self.practice,
         )
 
@@ -190,7 +286,8 @@ class Table:
             table=info or self.info(),
             view=views[seat],
             last=self.last,
-            invite=self.invite if seat is not None else None,
+            # invitations for open seats are for the people at the table, while the match is on
+            invite=self.invite if seat is not None and not self.state.is_over else None,
         )
 
     def broadcast(self) -> None:
@@ -205,7 +302,12 @@ class Table:
 
 
 class TableManager:
-    """Every table this process serves, loaded from the store and kept in step with it."""
+    """Every table this process serves: creates, finds, loads and forgets them.
+
+    Each live table in memory has a :class:`~nines.server.driver.TableDriver` that moves it
+    along (computer players, clocks, stand-ins); a watchdog restarts any driver that stopped
+    or stuck, forgets finished tables nobody watches and closes tables idle too long.
+    """
 
     def __init__(self, store: Store, broker: Broker, config: ServerConfig) -> None:
         self.store = store
@@ -217,33 +319,93 @@ class TableManager:
         self.hint_desk = HintDesk(config.limits.hint_cache)
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
-        self._closing = False
+        self.closing = False
+        self._declined: dict[str, dict[str, str]] = {}  # finished table -> seats that declined to play again
+        self._watchdog: asyncio.Task[None] | None = None
         self.action_listeners: list[Callable[[Table], None]] = []
         """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
 
     # -- life cycle -------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from its stored actions, and set its computer players going."""
-        ids = await asyncio.to_thread(self.store.unfinished_table_ids)
+        """Rebuild every unfinished table that is not closed for idleness, and set its driver going."""
+        ids = await asyncio.to_thread(self.store.unfinished_table_ids, self._active_since())
         for table_id in ids:
             try:
-                table = await self.get(table_id)
+                await self.get(table_id)
             except TableError:
                 continue
-            self._schedule_bot(table)
         await self.broker.start(self._on_remote, self._follow_all)
+        self._watchdog = asyncio.create_task(self._watch(), name="tables-watchdog")
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
     async def stop(self) -> None:
-        self._closing = True
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
+        self.closing = True
+        if self._watchdog is not None:
+            self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await self._watchdog
+        for table in list(self.tables.values()):
+            if table.driver is not None:
+                await table.driver.stop()
         await self.broker.close()
+
+    def _active_since(self) -> dt.datetime:
+        return _utcnow() - dt.timedelta(seconds=self.config.idle_close_s)
+
+    def ensure_driver(self, table: Table) -> None:
+        """Every live table in memory has one running driver."""
+        if self.closing or table.state.is_over or self.tables.get(table.id) is not table:
+            return
+        if table.driver is None or not table.driver.alive():
+            table.driver = TableDriver(self, table)
+
+    async def _watch(self) -> None:
+        """The watchdog: drivers that died or stuck are restarted; finished and idle tables leave memory."""
+        while not self.closing:
+            await asyncio.sleep(self.config.watchdog_s)
+            try:
+                await self.watch_once()
+            except Exception:  # noqa: BLE001 - the watchdog must outlive any one table's trouble
+                log.exception("watchdog.failed")
+
+    async def watch_once(self) -> None:
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.state.is_over:
+                self.forget_if_done(table)
+                continue
+            if not table.connections and now - table.active_at > self.config.idle_close_s:
+                await self.close_idle(table)
+                continue
+            driver = table.driver
+            if driver is not None and driver.alive() and driver.moving_since is not None \
+                    and now - driver.moving_since > STUCK_S:
+                log.warning("watchdog.stuck", table=table.id, seq=table.seq)
+                await driver.stop()
+            if driver is None or not driver.alive():
+                if driver is not None:
+                    log.warning("watchdog.restarted", table=table.id, seq=table.seq)
+                table.driver = None
+                self.ensure_driver(table)
+
+    async def close_idle(self, table: Table) -> None:
+        """Close a table nobody moved in or opened for ``idle_close_s``: kept in the database (and
+        rebuilt from it when opened again), gone from memory and from the lobby."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.driver is not None:
+            await table.driver.stop()
+        log.info("table.closed_idle", table=table.id, seq=table.seq)
+
+    def forget_if_done(self, table: Table, *, from_driver: bool = False) -> None:
+        """A finished table leaves memory as soon as nobody watches it (a long-running server would
+        otherwise keep every match it ever hosted).  The store keeps it: ``get`` rebuilds it from its
+        actions if anyone asks again, and its statistics are stored only once."""
+        if table.state.is_over and not table.connections and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._keep_finished(table)  # among the few finished tables kept for the next requests
+            log.info("table.forgotten", table=table.id)
 
     # -- finding and rebuilding tables ----------------------------------------------
 
@@ -272,6 +434,8 @@ class TableManager:
                 if table.state.is_over and stored.status != "over":
                     # the process stopped between storing the last move and marking the match over
                     await asyncio.to_thread(self.store.mark_over, table.id, list(table.state.winners), table.final_record())
+                if table.next_table is not None:
+                    await self._again_answers(table)
         finally:
             lock, waiting = self._loading[table_id]
             if waiting > 1:
@@ -279,6 +443,7 @@ class TableManager:
             else:
                 del self._loading[table_id]
         await self._count_results(table)
+        self.ensure_driver(table)
         return table
 
     def _finished_table(self, table_id: str) -> Table | None:
@@ -317,12 +482,21 @@ class TableManager:
             invite=stored.invite,
             created_at=stored.created_at,
             seats={},
+            clock_s=stored.clock_s,
+            away_s=stored.away_s or self.config.away_s,
+            stand_in_bot=stored.stand_in or self.config.stand_in,
+            stand_ins={a.seq: a.by for a in stored.actions if a.stand_in},
+            moved_at=stored.updated_at,
+            next_table=stored.next_table,
             practice=stored.practice,
         )
         self._set_seats(table, stored.seats)
+        now = time.monotonic()
+        table.seen_at = dict.fromkeys(table.people_seats(), now)  # everyone gets the grace period afresh
+        table.watched_until = now + self.config.watch_grace_s
         if stored.actions:
             a = stored.actions[-1]
-            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action)
+            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action, stand_in=a.stand_in)
         log.info("table.rebuilt", table=table.id, game=spec.id, seq=table.seq, status=table.status)
         return table
 
@@ -339,22 +513,34 @@ class TableManager:
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
-        # A computer player's own choices at a table dealt from a secret come from that secret (never from
-        # anything a seat sees); at solo practice, from the chosen seed, so practice can be repeated.
-        if isinstance(table.source, MatchSecret):
-            return make_player(name, table.spec.id, random.Random(table.source.derive(f"player:{seat}:{name}")))
-        return make_player(name, table.spec.id, random.Random(f"{table.source}:{seat}:{name}"))
+        return seat_player(table, seat, name)
 
-    async def listed(self) -> list[Table]:
-        """Public tables still being played, most recently active first."""
-        ids = await asyncio.to_thread(self.store.listed_tables)
-        tables = []
-        for table_id in ids:
-            try:
-                tables.append(await self.get(table_id))
-            except TableError:
+    async def listed(self) -> list[tuple[TableInfo, str]]:
+        """Public tables still being played and not closed for idleness, most recently active first
+        (from the database: listing never loads or replays a table)."""
+        stored = await asyncio.to_thread(self.store.listed_tables, self._active_since())
+        infos = []
+        for row in stored:
+            live = self.tables.get(row.id)
+            if live is not None:
+                infos.append((live.info(), live.invite))
                 continue
-        return tables
+            try:
+                spec = get_game(row.game)
+            except UnknownGame:
+                continue
+            seats = [SeatInfo(seat=s.seat, kind=s.kind, name=s.person if s.kind == "human" else s.bot,  # type: ignore[arg-type]
+                              bot=s.bot, connected=s.kind == "bot") for s in row.seats]
+            moved = row.updated_at or row.created_at
+            infos.append((TableInfo(
+                id=row.id, game=spec.id, title=spec.title, preset=row.preset, options=row.options, seats=seats,
+                seq=row.seq, status="waiting" if any(s.kind == "open" for s in row.seats) else "playing",
+                hints=row.hints, bot_delay_ms=row.bot_delay_ms, public=row.public,
+                created_at=row.created_at.replace(microsecond=0).isoformat() + "Z",
+                clock_s=row.clock_s, away_s=row.away_s or self.config.away_s, paused=True,
+                moved_ago_s=max(0, int((_utcnow() - moved).total_seconds())),
+            ), row.invite))
+        return infos
 
     # -- creating and joining ----------------------------------------------------------
 
@@ -386,7 +572,11 @@ class TableManager:
         if len(mine) > 1:
             raise TableError(ErrorCode.MALFORMED, "you can take one seat; leave the others open for friends or give them to computer players")
         available = players_for(spec.id)
+        stand_in = request.stand_in or self.config.stand_in
+        if stand_in not in available:
+            raise TableError(ErrorCode.MALFORMED, f"stand_in: {stand_in!r} cannot play {spec.title}; choose one of {', '.join(available)}")
         token = secrets.token_urlsafe(24)
+        claim = secrets.token_urlsafe(18)
         stored_seats = []
         for seat in seats_order:
             choice = request.seats[seat]
@@ -398,40 +588,62 @@ class TableManager:
                     )
                 stored_seats.append(StoredSeat(seat, "bot", bot=choice.bot))
             elif choice.kind == "me":
-                stored_seats.append(StoredSeat(seat, "human", person=request.name, token_hash=hash_token(token)))
+                stored_seats.append(StoredSeat(seat, "human", person=request.name, token_hash=hash_token(token),
+                                               claim_hash=hash_token(claim)))
             else:
                 stored_seats.append(StoredSeat(seat, "open"))
+        table = await self._insert(
+            spec, request.preset or spec.default_preset, options_to_dict(options), stored_seats,
+            secret=secret, seed=request.seed if practice else None,
+            hints=request.hints,
+            bot_delay_ms=self.config.bot_delay_ms if request.bot_delay_ms is None else request.bot_delay_ms,
+            public=request.public, clock_s=request.clock_s, away_s=request.away_s or self.config.away_s, stand_in=stand_in,
+        )
+        if request.name:
+            await asyncio.to_thread(self.store.touch_person, request.name)
+        held = mine[0] if mine else None
+        return Seated(table=table.info(), seat=held, token=token if mine else None, invite=table.invite,
+                      url=claim_url(table, held, claim) if held else None)
+
+    async def _insert(self, spec: GameSpec, preset: str | None, options: dict[str, Any],
+                      seats: list[StoredSeat], *, secret: MatchSecret | None, seed: int | None, hints: bool,
+                      bot_delay_ms: int, public: bool, clock_s: int | None, away_s: int, stand_in: str) -> Table:
+        """Store a new table and set its driver going (dealt from ``secret``, or at solo practice ``seed``)."""
+        practice = secret is None
         stored = StoredTable(
             id=secrets.token_urlsafe(8).replace("-", "x").replace("_", "y"),
             game=spec.id,
-            preset=request.preset or spec.default_preset,
-            options=options_to_dict(options),
-            seed=request.seed if practice else None,
+            preset=preset,
+            options=options,
+            seed=seed if practice else None,
             secret=secret.hex() if secret is not None else None,
             practice=practice,
-            hints=request.hints,
-            bot_delay_ms=self.config.bot_delay_ms if request.bot_delay_ms is None else request.bot_delay_ms,
-            public=request.public,
+            hints=hints,
+            bot_delay_ms=bot_delay_ms,
+            public=public,
             invite=secrets.token_urlsafe(9),
             status="playing",
             winners=[],
-            created_at=dt.datetime.now(dt.UTC).replace(tzinfo=None),
-            seats=stored_seats,
+            created_at=_utcnow(),
+            seats=seats,
+            clock_s=clock_s,
+            away_s=away_s,
+            stand_in=stand_in,
         )
         await asyncio.to_thread(self.store.insert_table, stored)
-        if request.name:
-            await asyncio.to_thread(self.store.touch_person, request.name)
         table = self._rebuild(stored)
         self.tables[table.id] = table
-        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, practice=practice,
-                 seats={s.seat: s.bot or s.kind for s in stored_seats})
-        self._schedule_bot(table)
-        return Seated(table=table.info(), seat=mine[0] if mine else None, token=token if mine else None, invite=table.invite)
+        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, practice=practice, clock_s=clock_s,
+                 seats={s.seat: s.bot or s.kind for s in seats})
+        self.ensure_driver(table)
+        return table
 
     async def join(self, table_id: str, request: JoinSeat) -> Seated:
         table = await self.get(table_id)
         if not hmac.compare_digest(request.invite.encode(), table.invite.encode()):  # bytes: any text compares
             raise TableError(ErrorCode.FORBIDDEN, "this invitation is not valid for this table")
+        if table.state.is_over:
+            raise TableError(ErrorCode.MATCH_OVER, "this match is over: its seats can no longer be taken (you can watch its replay)")
         token = secrets.token_urlsafe(24)
         async with table.lock:
             seat = table.seats.get(request.seat)
@@ -441,14 +653,15 @@ class TableManager:
                 await asyncio.to_thread(self.store.take_seat, table.id, request.seat, hash_token(token), request.name)
             except SeatTaken:
                 self._set_seats(table, await asyncio.to_thread(self.store.seats_of, table.id))
-                raise TableError(ErrorCode.CONFLICT, f"seat {request.seat} has already been taken") from None
+                raise TableError(ErrorCode.CONFLICT, _taken_message(table, request.seat)) from None
             seat.kind, seat.person, seat.token_hash = "human", request.name, hash_token(token)
+            table.seen_at[request.seat] = time.monotonic()
+            table.turn_changed()  # the match may start now: the clock starts with it
             table.broadcast()
         if request.name:
             await asyncio.to_thread(self.store.touch_person, request.name)
         log.info("seat.taken", table=table.id, seat=request.seat)
         await self._publish(table, "seats")
-        self._schedule_bot(table)
         return Seated(table=table.info(), seat=request.seat, token=token, invite=table.invite)
 
     def authenticate(self, table: Table, seat: str | None, token: str | None) -> str | None:
@@ -462,35 +675,164 @@ class TableManager:
             raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
         return seat
 
-    # -- sockets -------------------------------------------------------------------------
+    def seat_of_cookie(self, table: Table, cookie: str | None) -> str | None:
+        """The seat a browser's seat cookie (``seat.token``) holds; ``None`` (a spectator) if none is
+        valid: an address copied to another browser, or a seat since moved to another device."""
+        if not cookie or "." not in cookie:
+            return None
+        seat, token = cookie.split(".", 1)
+        try:
+            return self.authenticate(table, seat, token)
+        except TableError:
+            return None
+
+    # -- one-time claims: a browser takes a held seat ----------------------------------
+
+    async def claim(self, table_id: str, claim: str) -> tuple[Table, str, str]:
+        """Spend a one-time claim (``seat.secret``): the seat gets a new token for this browser; any
+        other browser holding the seat becomes a spectator.  Returns the table, seat and token."""
+        table = await self.get(table_id)
+        seat, _, secret = claim.partition(".")
+        if seat not in table.seats or not secret:
+            raise TableError(ErrorCode.FORBIDDEN, "this link is not a seat of this table; you can watch it")
+        token = secrets.token_urlsafe(24)
+        async with table.lock:
+            used = await asyncio.to_thread(self.store.use_claim, table.id, seat, hash_token(secret), hash_token(token))
+            if not used:
+                raise TableError(
+                    ErrorCode.CONFLICT,
+                    f"this link was already used: seat {seat} belongs to the browser that opened it first. "
+                    "You can watch the table" + (f", or take an open seat: {_open_seats(table)}" if _open_seats(table) else ""),
+                )
+            table.seats[seat].token_hash = hash_token(token)
+            for connection in list(table.connections):
+                if connection.seat == seat:
+                    connection.seat = None  # the old device now watches
+                    table.shown.forget(connection)
+                    table.send_whole(connection)
+            table.broadcast()
+        log.info("seat.claimed", table=table.id, seat=seat)
+        await self._publish(table, "seats")
+        return table, seat, token
+
+    async def device_link(self, table: Table, seat: str | None) -> DeviceLinkMessage:
+        """A one-time address that moves ``seat`` to whichever browser opens it first."""
+        if seat is None:
+            raise TableError(ErrorCode.FORBIDDEN, "only a seated player can move their seat to another device")
+        claim = secrets.token_urlsafe(18)
+        await asyncio.to_thread(self.store.set_claim, table.id, seat, hash_token(claim))
+        return DeviceLinkMessage(url=claim_url(table, seat, claim))
+
+    # -- play again ----------------------------------------------------------------------
+
+    async def again(self, table: Table, seat: str | None, accept: bool) -> tuple[Table, str | None]:
+        """After the match: a new table with the same people and computer players.  Each person is
+        asked; one who accepts is seated at once (the token is returned); one who declines leaves an
+        open seat."""
+        if seat is None or table.seats[seat].kind != "human":
+            raise TableError(ErrorCode.FORBIDDEN, "the people who played the match are asked to play again")
+        if not table.state.is_over:
+            raise TableError(ErrorCode.WAITING, "play again opens when this match is over")
+        async with table.lock:
+            if table.next_table is None:
+                table.next_table = await asyncio.to_thread(self.store.next_table_of, table.id)
+            if table.next_table is None:
+                new = await self._insert_again(table)
+                if await asyncio.to_thread(self.store.set_next_table, table.id, new.id):
+                    table.next_table = new.id
+                else:  # another process made it first
+                    table.next_table = await asyncio.to_thread(self.store.next_table_of, table.id)
+                table.again_answers = dict.fromkeys(table.people_seats(), "asked")
+        assert table.next_table is not None
+        new = await self.get(table.next_table)
+        token = None
+        if accept:
+            token = secrets.token_urlsafe(24)
+            person = table.seats[seat].person
+            async with new.lock:
+                try:
+                    await asyncio.to_thread(self.store.take_seat, new.id, seat, hash_token(token), person)
+                except SeatTaken:
+                    self._set_seats(new, await asyncio.to_thread(self.store.seats_of, new.id))
+                    raise TableError(ErrorCode.CONFLICT, _taken_message(new, seat)) from None
+                held = new.seats[seat]
+                held.kind, held.person, held.token_hash = "human", person, hash_token(token)
+                new.seen_at[seat] = time.monotonic()
+                new.turn_changed()
+                new.broadcast()
+            await self._publish(new, "seats")
+        async with table.lock:
+            table.again_answers[seat] = "accepted" if accept else "declined"
+            if not accept:
+                self._declined.setdefault(table.id, {})[seat] = "declined"
+                while len(self._declined) > DECLINES_KEPT:
+                    self._declined.pop(next(iter(self._declined)))
+            table.broadcast()
+        log.info("table.again", table=table.id, next=new.id, seat=seat, accept=accept)
+        return new, token
+
+    async def _again_answers(self, table: Table) -> None:
+        """Who said yes (seated at the next table under the same name) and who said no."""
+        assert table.next_table is not None
+        seats = await asyncio.to_thread(self.store.seats_of, table.next_table)
+        answers = dict(self._declined.get(table.id, {}))
+        for s in seats:
+            old = table.seats.get(s.seat)
+            if old is not None and old.kind == "human" and s.kind == "human":
+                answers[s.seat] = "accepted"
+        table.again_answers = answers
+
+    async def _insert_again(self, table: Table) -> Table:
+        """The next match: same game, options, pace, clock and computer players; people's seats open
+        until each says yes."""
+        seats = [StoredSeat(s.seat, "bot", bot=s.bot) if s.kind == "bot" else StoredSeat(s.seat, "open")
+                 for s in table.seats.values()]
+        options = options_to_dict(table.spec.options_from_record(table.options))
+        # the next match is dealt from a new secret (play again after solo practice is no longer practice)
+        return await self._insert(
+            table.spec, table.preset, options, seats, secret=MatchSecret.new(), seed=None, hints=table.hints,
+            bot_delay_ms=table.bot_delay_ms, public=table.public, clock_s=table.clock_s, away_s=table.away_s,
+            stand_in=table.stand_in_bot,
+        )
+
+    # -- sockets and visits ------------------------------------------------------------
 
     async def attach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
             with contextlib.suppress(StoreUnavailable):  # shown as it is known here; followed when the store is back
                 await self._catch_up(table)  # events from other processes may have been lost (pub/sub outage)
             table.connections.add(connection)
+            table.active_at = time.monotonic()
             if connection.seat is None:
                 table.send_whole(connection)
             else:
                 table.send_whole(connection)
-                table.broadcast()  # everyone sees the seat is connected
+                table.broadcast()  # everyone sees the seat is connected (and no longer stood in)
+        table.wake.set()
+        self.ensure_driver(table)
 
     async def detach(self, table: Table, connection: Connection) -> None:
         async with table.lock:
             table.connections.discard(connection)
             table.shown.forget(connection)
-            if connection.seat is not None and not self._closing:
-                table.broadcast()
-        self._forget_if_done(table)
+            now = time.monotonic()
+            table.active_at = now
+            if connection.seat is not None:
+                table.seen_at[connection.seat] = now  # gone from now: the grace period starts
+                if not self.closing:
+                    table.broadcast()
+        table.wake.set()
+        self.forget_if_done(table)
 
-    def _forget_if_done(self, table: Table, *, from_bots: bool = False) -> None:
-        """A finished table that nobody watches leaves memory (a long-running server would
-        otherwise keep every match it ever hosted).  The store keeps it: ``get`` rebuilds it
-        from its actions if anyone asks again, and its statistics are stored only once."""
-        busy = not from_bots and table.bot_task is not None and not table.bot_task.done()
-        if table.state.is_over and not table.connections and not busy and self.tables.get(table.id) is table:
-            del self.tables[table.id]
-            log.info("table.forgotten", table=table.id)
+    def visited(self, table: Table, seat: str | None = None) -> None:
+        """Someone asked for the table over HTTP: it counts as watched for a while (a seat's person, as here)."""
+        now = time.monotonic()
+        table.watched_until = max(table.watched_until, now + self.config.watch_grace_s)
+        table.active_at = now
+        if seat is not None:
+            table.seen_at[seat] = now
+        table.wake.set()
+        self.ensure_driver(table)
 
     # -- moves -------------------------------------------------------------------------
 
@@ -515,10 +857,33 @@ class TableManager:
                 raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
             except RulesError as error:
                 raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
+            table.seen_at[seat] = time.monotonic()
             await self._commit(table, seat, action)
         ack = AckMessage(seq=table.seq, action=str(action))
-        await self._after_change(table)
+        await self._publish(table, "action")
         return ack
+
+    async def commit_for(self, table: Table, seq: int, seat: str, action: Any, *, stand_in: bool, why: str) -> None:
+        """A computer player's decision for ``seat`` (a stand-in's when ``stand_in``), made at ``seq``."""
+        async with table.lock:
+            if table.seq != seq:
+                return  # the table moved on while the player thought
+            if not table.state.can_apply(action, by=seat):
+                log.warning("player.illegal", table=table.id, seat=seat, action=str(action))
+                action = table.state.legal_actions()[0]
+            try:
+                await self._commit(table, seat, action, stand_in=stand_in)
+            except TableError:
+                return
+        if stand_in:
+            log.info("stand_in.moved", table=table.id, seat=seat, seq=seq + 1, why=why)
+        await self._publish(table, "action")
+
+    async def follow(self, table: Table) -> None:
+        """Catch up with moves another process made."""
+        async with table.lock:
+            if await self._catch_up(table, force=True):
+                table.broadcast()
 
     def _check_seq(self, table: Table, seq: int) -> None:
         if seq != table.seq:
@@ -528,12 +893,12 @@ class TableManager:
                 params={"sent": seq, "at": table.seq},
             )
 
-    async def _commit(self, table: Table, by: str, action: Any) -> None:
+    async def _commit(self, table: Table, by: str, action: Any, *, stand_in: bool = False) -> None:
         """Store, then apply, then show everyone (under the lock; the action was checked)."""
         state = table.state
         seat = state.to_act
         assert seat is not None
-        stored = StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action))
+        stored = StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action), stand_in=stand_in)
         try:
             await asyncio.to_thread(self.store.append_action, table.id, stored)
         except SeqConflict:
@@ -541,8 +906,12 @@ class TableManager:
             await self._catch_up(table, force=True)
             raise TableError(ErrorCode.STALE, "another move was made at the same moment: look again and resend") from None
         state.apply(action, by=by)
-        table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action)
-        log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action)
+        if stand_in:
+            table.stand_ins[stored.seq] = by
+        table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
+        table.moved_at = _utcnow()
+        table.turn_changed()
+        log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
         if state.is_over:
             await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
             log.info("table.over", table=table.id, winners=list(state.winners))
@@ -560,12 +929,13 @@ class TableManager:
             if a.seq != table.seq + 1:
                 break
             table.state.apply(table.state.parse_action(a.action), by=a.by)
-            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action)
+            if a.stand_in:
+                table.stand_ins[a.seq] = a.by
+            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action, stand_in=a.stand_in)
+        if actions:
+            table.moved_at = _utcnow()
+            table.turn_changed()
         return bool(actions)
-
-    async def _after_change(self, table: Table) -> None:
-        await self._publish(table, "action")
-        self._schedule_bot(table)
 
     async def _publish(self, table: Table, kind: str) -> None:
         if self.broker.shared:
@@ -585,11 +955,10 @@ class TableManager:
                 if stored is not None:
                     self._set_seats(table, stored.seats)
                     table.bot_delay_ms = stored.bot_delay_ms
-                    table.wake.set()
             await self._catch_up(table, force=True)
             await self._count_results(table)
             table.broadcast()
-        self._schedule_bot(table)
+        table.wake.set()
 
     async def _follow_all(self) -> None:
         """Pub/sub came back after an outage: events sent meanwhile were lost, so every table this
@@ -601,7 +970,8 @@ class TableManager:
     # -- statistics ----------------------------------------------------------------------
 
     async def _count_results(self, table: Table) -> None:
-        """Keep each person's statistics: every finished deal, and the match once it is over."""
+        """Keep each person's statistics: every finished deal, and the match once it is over.
+        Decisions a stand-in made for a person are counted apart (``stand_in`` per deal)."""
         people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person}
         if not people or table.practice:  # solo practice from a chosen seed does not count
             return
@@ -612,12 +982,16 @@ class TableManager:
         record = state.record()
         deals = fronts.finished_deals(record)
         new = deals[table.deals_counted:]
+        starts = _deal_starts(record)
         stats = []
         for deal in new:
             number = int(deal.get("number", 0))
+            first = starts.get(number, 0)
+            seqs = range(first + 1, first + len(deal.get("actions", [])) + 1)
             for seat, person in people.items():
                 outcome = fronts.deal_outcome(state, record, deal, seat)
-                stats.append(DealStat(table.id, number, seat, person, table.spec.id, **outcome.__dict__))
+                stood_in = sum(1 for q in seqs if table.stand_ins.get(q) == seat)
+                stats.append(DealStat(table.id, number, seat, person, table.spec.id, **outcome.__dict__, stand_in=stood_in))
         table.deals_counted = len(deals)
         if stats:
             await asyncio.to_thread(self.store.add_deal_stats, stats)
@@ -681,66 +1055,60 @@ class TableManager:
             self.hint_desk.finish(table.id, seat, seq, hint)
         return hint
 
-    # -- computer players ----------------------------------------------------------------
 
-    def _schedule_bot(self, table: Table) -> None:
-        if self._closing or table.status != "playing":
-            return
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        acting = table.state.acting_seat
-        if acting is None or table.seats[acting].kind != "bot":
-            return
-        table.bot_task = asyncio.create_task(self._drive_bots(table), name=f"bots-{table.id}")
+DECLINES_KEPT = 10_000  # answers "no" to play again, remembered for the most recent tables
+STUCK_S = 120.0  # a move in progress this long is stuck (a hung database call, say): the watchdog restarts it
 
-    @staticmethod
-    async def _pause(table: Table) -> None:
-        """Wait the table's pace before a computer player moves (cut short if the pace changes)."""
-        table.wake.clear()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(table.wake.wait(), timeout=table.bot_delay_ms / 1000)
 
-    async def _drive_bots(self, table: Table) -> None:
-        """Let computer players move, one after another, at the table's pace, while it is their turn."""
-        try:
-            while not self._closing:
-                seq = table.seq
-                acting = table.state.acting_seat
-                if table.status != "playing" or acting is None or table.seats[acting].kind != "bot":
-                    self._forget_if_done(table, from_bots=True)
-                    return
-                await self._pause(table)
-                if table.seq != seq:
-                    continue
-                if not await self.broker.claim(f"{table.id}:{seq}", CLAIM_TTL_S):
-                    # another process is moving for this bot; follow it (or take over if it vanished)
-                    await asyncio.sleep(CLAIM_TTL_S)
-                    async with table.lock:
-                        await self._catch_up(table, force=True)
-                    continue
-                async with table.lock:
-                    if table.seq != seq:
-                        continue
-                    player = table.seats[acting].player
-                    assert player is not None
-                    view = table.state.view(acting)
-                decision = await asyncio.to_thread(player.decide, view)
-                async with table.lock:
-                    if table.seq != seq:
-                        continue
-                    action = decision.action
-                    if not table.state.can_apply(action, by=acting):
-                        log.warning("bot.illegal", table=table.id, seat=acting, action=str(action))
-                        action = table.state.legal_actions()[0]
-                    try:
-                        await self._commit(table, acting, action)
-                    except TableError:
-                        continue
-                await self._publish(table, "action")
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 -- logged; a failing computer player must not kill the server
-            log.exception("bot.failed", table=table.id)
+def seat_player(table: Table, seat: str, name: str, role: str = "player") -> Player:
+    """A computer player for ``seat`` (``role``: its own computer player, or a person's stand-in).
+    Its own choices at a table dealt from a secret come from that secret (never from anything a seat
+    sees); at solo practice, from the chosen seed, so practice can be repeated."""
+    if isinstance(table.source, MatchSecret):
+        return make_player(name, table.spec.id, random.Random(table.source.derive(f"{role}:{seat}:{name}")))
+    suffix = "" if role == "player" else f":{role}"
+    return make_player(name, table.spec.id, random.Random(f"{table.source}:{seat}:{name}{suffix}"))
+
+
+def claim_url(table: Table, seat: str, claim: str) -> str:
+    """The one-time address that seats the browser which opens it first (the page spends the claim
+    and the address bar then shows only the table)."""
+    return f"/{table.spec.id}?t={table.id}&claim={seat}.{claim}"
+
+
+def _open_seats(table: Table) -> str:
+    return " ".join(s.seat for s in table.seats.values() if s.kind == "open")
+
+
+def _taken_message(table: Table, seat: str) -> str:
+    others = _open_seats(table)
+    more = f", or take another open seat: {others}" if others else ""
+    return f"seat {seat} has already been taken; you can watch the table{more}"
+
+
+def mark_stand_ins(record: dict[str, Any], stand_ins: dict[int, str]) -> None:
+    """Mark each action a stand-in decided for a person (``"stand_in": true``); seq n is the n-th action."""
+    if not stand_ins:
+        return
+    seq = 0
+    for deal in record.get("deals", []):
+        for action in deal.get("actions", []):
+            seq += 1
+            if seq in stand_ins:
+                action["stand_in"] = True
+
+
+def _deal_starts(record: dict[str, Any]) -> dict[int, int]:
+    """For each deal number, how many actions the match had before it."""
+    starts, before = {}, 0
+    for deal in record.get("deals", []):
+        starts[int(deal.get("number", 0))] = before
+        before += len(deal.get("actions", []))
+    return starts
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def _deal_source(stored: StoredTable) -> DealSource:

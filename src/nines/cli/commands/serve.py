@@ -22,6 +22,11 @@ def register(app: typer.Typer) -> None:
             help="Share table events with other server processes through Redis pub/sub (redis://host:port/0).",
         ),
         bot_delay: float = typer.Option(0.9, "--bot-delay", help="Seconds a computer player waits before moving (tables can change it)."),
+        idle_close: float = typer.Option(
+            24.0, "--idle-close",
+            help="Hours after which a table nobody moved in or opened is closed (kept in the database, gone from memory and the lobby).",
+        ),
+        away: int = typer.Option(60, "--away", help="Seconds a person may be disconnected before a stand-in plays for them (tables may set their own)."),
         log_format: str = typer.Option("json", "--log-format", help="json (one object per line) or text."),
         log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
         allow_origin: list[str] = typer.Option(
@@ -48,10 +53,15 @@ def register(app: typer.Typer) -> None:
             database_url=database_url or default_database_url(data_dir),
             redis_url=redis_url,
             bot_delay_ms=max(0, int(bot_delay * 1000)),
+            idle_close_s=max(60.0, idle_close * 3600),
+            away_s=max(5, away),
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
                           sockets_per_address=sockets_per_address),
         )
+        # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
+        # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
-                    ws_max_size=config.limits.frame_bytes)  # a larger frame is refused before it is read
+                    ws_max_size=config.limits.frame_bytes,  # a larger frame is refused before it is read
+                    ws_per_message_deflate=False)

@@ -29,6 +29,7 @@ export const api = {
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (body) => call("POST", "/api/tables", body),
   join: (id, seat, invite, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, invite, name: name || null }),
+  claim: (id, claim) => call("POST", `/api/tables/${encodeURIComponent(id)}/claim`, { claim }),
   replay: (id, deal) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay/${deal}`),
   person: (name) => call("POST", "/api/people", { name }),
   stats: (name) => call("GET", `/api/people/${encodeURIComponent(name)}/stats`),

@@ -1,4 +1,5 @@
-// What the browser remembers: the person's name, language, settings, and seat tokens per table.
+// What the browser remembers: the person's name, language, settings, and which tables it has a seat at
+// (never the seat's secret: that is an HttpOnly cookie the page cannot read).
 
 const KEY = "nines.prefs";
 const SEATS = "nines.seats";
@@ -38,9 +39,9 @@ export function seatFor(tableId) {
   return read(SEATS, {})[tableId] || null;
 }
 
-export function rememberSeat(tableId, seat, token) {
+export function rememberSeat(tableId, seat) {
   const all = read(SEATS, {});
-  all[tableId] = { seat, token, at: Date.now() };
+  all[tableId] = { seat, at: Date.now() };
   // keep the fifty most recent tables
   const kept = Object.entries(all).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 50);
   try { localStorage.setItem(SEATS, JSON.stringify(Object.fromEntries(kept))); } catch { /* ignore */ }

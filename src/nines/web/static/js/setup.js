@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { append, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t } from "./i18n.js";
 import { choiceLabel, optionHelp, optionLabel, playerLabel, presetLabel } from "./labels.js";
+import { clockOption } from "./life.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
 export const SPEEDS = [
@@ -33,7 +34,8 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
     seats: [],
     choices: {},
     hints: true,
-    public: true,
+    public: false, // a table is private unless its creator lists it
+    clock: null,
     speed: prefs.speed ?? 900,
     error: "",
   };
@@ -162,11 +164,13 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
         name: prefs.name || null,
         hints: state.hints,
         public: state.public,
+        clock_s: state.clock,
         bot_delay_ms: state.speed,
       });
       const id = seated.table.id;
-      if (seated.seat) rememberSeat(id, seated.seat, seated.token);
-      const url = `/${state.game.id}?t=${encodeURIComponent(id)}` + (seated.seat ? `#seat=${seated.seat}&token=${seated.token}` : "");
+      if (seated.seat) rememberSeat(id, seated.seat);
+      // the one-time url seats this browser (the page spends it at once); no secret stays in the address
+      const url = seated.url || `/${state.game.id}?t=${encodeURIComponent(id)}`;
       if (onStarted) onStarted(url, seated);
       else window.location.assign(url);
     } catch (error) {
@@ -217,6 +221,7 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
         h("fieldset", { class: "table-options" },
           h("legend", {}, t("table.settings")),
           h("div", { class: "option" }, h("label", { for: speed.id }, t("setup.speed")), speed),
+          clockOption(state),
           h("div", { class: "option check" }, hints, h("label", { for: hints.id }, t("setup.hints"))),
           h("div", { class: "option check" }, listed, h("label", { for: listed.id }, t("setup.public"))))),
       state.error ? h("p", { class: "form-error", role: "alert" }, state.error) : null,

@@ -7,7 +7,9 @@ import { api } from "./api.js";
 import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
 import { LANGS, cardName, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
-import { prefs, rememberSeat, savePrefs, seatFor } from "./prefs.js";
+import { prefs, savePrefs } from "./prefs.js";
+import { claimFromAddress, offerSeat } from "./seating.js";
+import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
 import { refusalText } from "./refusals.js";
@@ -74,19 +76,9 @@ export class TableSocket {
   }
 }
 
-// Seat and token: from the address (#seat=..&token=..) or remembered in this browser.
-export function credentialsFor(tableId) {
-  const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.get("seat") && hash.get("token")) {
-    const found = { seat: hash.get("seat"), token: hash.get("token") };
-    rememberSeat(tableId, found.seat, found.token);
-    return found;
-  }
-  const stored = seatFor(tableId);
-  if (stored) {
-    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${stored.seat}&token=${stored.token}`);
-    return { seat: stored.seat, token: stored.token };
-  }
+// The seat is held by an HttpOnly cookie for the table's socket (see seating.js): the page never holds
+// its secret, so the hello carries none.  Programs may still say hello with a seat and its token.
+export function credentialsFor() {
   return null;
 }
 
@@ -106,6 +98,7 @@ export class TableShell {
     this.lastAutoSeq = -1;
     this.build();
     this.credentials = credentialsFor(tableId);
+    this.clock = new TurnClock();
     this.socket = new TableSocket(tableId, this.credentials, {
       onOpen: () => { this.connection = "open"; this.drawStatus(); },
       onClose: (event) => this.onClose(event),
@@ -126,7 +119,7 @@ export class TableShell {
       onclick: () => this.toggleTools(),
     });
     this.feltBox = h("div", { class: "felt-box" });
-    this.sideBox = h("aside", { class: "side" });
+    this.sideBox = h("aside", { class: "side", tabindex: "0" }); // it may scroll: the keyboard can reach it
     this.actionsBox = h("div", { class: "action-bar" });
     this.noticeBox = h("div", { class: "notice-box" });
     this.playBox = h("div", { class: "play-column" }, this.feltBox, this.actionsBox);
@@ -174,9 +167,12 @@ export class TableShell {
     const params = new URLSearchParams(location.search);
     const join = params.get("join");
     const invite = params.get("invite");
-    if (join && invite && !this.credentials) this.offerSeat(join, invite);
-    this.socket.open();
-    this.drawStatus();
+    // a one-time claim in the address is spent before the socket opens: its cookie is the seat
+    claimFromAddress(this.tableId).finally(() => {
+      if (join && invite) this.offerSeat(join, invite);
+      this.socket.open();
+      this.drawStatus();
+    });
   }
 
   // -- messages ----------------------------------------------------------------------------------
@@ -187,6 +183,8 @@ export class TableShell {
       ack: () => {},
       hint: (m) => { this.hint = m; this.draw(); },
       error: (m) => this.onError(m),
+      device_link: (m) => showDeviceLink(m),
+      again: (m) => onAgain(m),
     }[message.type];
     if (handler) handler(message);
   }
@@ -288,6 +286,7 @@ export class TableShell {
     const drawn = this.renderer.render(this.context());
     fill(this.feltBox, drawn.felt);
     fill(this.sideBox, drawn.side, this.seatsPanel());
+    this.sideBox.setAttribute("aria-label", t("table.scoresAndSeats"));
     this.drawn = drawn;
     this.drawActions();
     this.drawNotice();
@@ -305,7 +304,9 @@ export class TableShell {
       this.actionsBox.append(h("div", { class: "hint-box", role: "status" },
         hint.pending ? hint.reason : [
           h("strong", {}, t("table.hintFrom", { player: playerLabel(hint.player) }), ": "),
-          h("code", {}, hint.action), " — ", hint.reason]));
+          // the move in words of the page's language; the computer player's reason is written in English only,
+          // so a French page leaves it out rather than show an English sentence
+          h("code", {}, hint.action), " — ", lang === "en" ? hint.reason : moveText(hint.action)]));
     }
     if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
   }
@@ -362,7 +363,8 @@ export class TableShell {
     }
     const mine = you && (view.acting_seat ?? view.to_act) === you && table.status === "playing";
     this.statusEl.classList.toggle("my-turn", !!mine);
-    this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text));
+    this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text),
+      this.clock.update(this.message, (seat) => this.context().seatLabel(seat)));
   }
 
   drawToolbar() {
@@ -381,7 +383,7 @@ export class TableShell {
         const mine = (message.view.acting_seat ?? message.view.to_act) === message.you;
         this.toolbar.append(button(t("table.hint"), "?", () => this.askHint(), { "data-tool": "hint", disabled: !mine }));
       }
-      this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
+      if (message.table.status !== "over") this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
     }
     if (message && message.you && message.view.legal.length) {
       this.toolbar.append(button(t("table.command"), "/", () => this.focusCommand(), { "data-tool": "type" }));
@@ -400,11 +402,14 @@ export class TableShell {
         h("div", { class: "notice-actions" },
           h("button", { type: "button", class: "button primary", "data-tool": "replay", onclick: () => this.showReplay() }, t("table.replay")),
           h("a", { class: "button", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `nines-${this.game}-${this.tableId}.json` }, t("table.download")),
+          ...againActions(this),
           h("a", { class: "button quiet", href: `/${this.game}` }, t("table.newTable")))));
     } else if (table.status === "waiting") {
       this.noticeBox.append(h("div", { class: "notice waiting" }, t("table.waiting"), " ",
         h("button", { type: "button", class: "button small", onclick: () => this.showShare() }, t("table.share"))));
     }
+    const standIn = standInNotice(this.message, (seat) => this.context().seatLabel(seat));
+    if (standIn) this.noticeBox.append(standIn);
     if (!you) this.noticeBox.append(h("div", { class: "notice spectator" }, t("table.spectating")));
   }
 
@@ -415,7 +420,16 @@ export class TableShell {
       h("span", { class: "seat-row-seat" }, seatName(seat.seat)),
       h("span", { class: "seat-row-name" },
         seat.seat === this.message.you ? `${seat.name || t("seat.guest")} (${t("seat.you")})`
-          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))))));
+          : seat.kind === "open" ? t("seat.open") : seat.kind === "bot" ? t("seat.bot", { name: playerLabel(seat.bot) }) : (seat.name || t("seat.guest"))),
+      standInMark(seat))));
+  }
+
+  // Back to the hand when what held the focus went away (a window closed over a table that was redrawn).
+  focusHand() {
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const card = this.shell.querySelector(".hand[data-seat] button.card");
+    if (card) card.focus();
   }
 
   // The typed move: always shown on a wide screen, opened from the tools on a phone.
@@ -441,7 +455,9 @@ export class TableShell {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
     const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
-    const dialog = openDialog(t("table.summary"), body, { closeLabel: t("summary.continue"), className: "summary-dialog" });
+    const dialog = openDialog(t("table.summary"), body, {
+      closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
+    });
     body.append(h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "button primary", onclick: () => dialog.close() }, t("summary.continue"))));
   }
 
@@ -484,7 +500,8 @@ export class TableShell {
         ? open.map((s) => linkRow(t("share.seat", { seat: seatName(s.seat) }),
           `${spectate}&join=${encodeURIComponent(s.seat)}&invite=${encodeURIComponent(invite)}`, { "data-invite": s.seat }))
         : h("p", { class: "muted" }, t("share.none")),
-      linkRow(t("share.spectators"), spectate, { "data-spectate": "" }));
+      linkRow(t("share.spectators"), spectate, { "data-spectate": "" }),
+      deviceLinkRow(this));
     openDialog(t("share.title"), body, { closeLabel: t("summary.continue") });
   }
 
@@ -536,38 +553,13 @@ export class TableShell {
     if (first) first.focus();
   }
 
-  async offerSeat(seat, invite) {
-    let info;
-    try { info = await api.table(this.tableId); } catch { return; }
-    const wanted = info.seats.find((s) => s.seat === seat);
-    if (!wanted || wanted.kind !== "open") return;
-    const nameInput = h("input", { id: "join-name", type: "text", maxlength: 40, value: prefs.name || "", placeholder: t("name.placeholder") });
-    const dialog = openDialog(t("join.title"), h("form", {
-      class: "join",
-      onsubmit: async (event) => {
-        event.preventDefault();
-        const name = nameInput.value.trim();
-        if (name) savePrefs({ name });
-        try {
-          const seated = await api.join(this.tableId, seat, invite, name || null);
-          rememberSeat(this.tableId, seated.seat, seated.token);
-          this.credentials = { seat: seated.seat, token: seated.token };
-          history.replaceState(null, "", `${location.pathname}?t=${encodeURIComponent(this.tableId)}#seat=${seated.seat}&token=${seated.token}`);
-          dialog.close();
-          this.summarySeen = undefined;
-          this.message = null;
-          this.socket.reopen(this.credentials);
-        } catch (error) {
-          toast(error.message, "error");
-        }
-      },
-    },
-    h("p", {}, t("join.text", { seat: seatName(seat), game: t(`game.${this.game}.name`) })),
-    h("div", { class: "option" }, h("label", { for: "join-name" }, t("name.label")), nameInput),
-    h("div", { class: "dialog-actions" },
-      h("button", { type: "submit", class: "button primary", "data-action": "take-seat" }, t("join.take")),
-      h("button", { type: "button", class: "button quiet", onclick: () => dialog.close() }, t("join.watch")))),
-    { closeLabel: t("join.watch") });
+  offerSeat(seat, invite) {
+    offerSeat(this.tableId, this.game, seat, invite, () => {
+      history.replaceState(null, "", `${location.pathname}?t=${encodeURIComponent(this.tableId)}`);
+      this.summarySeen = undefined;
+      this.message = null;
+      this.socket.reopen(null); // the join's cookie holds the seat now
+    });
   }
 
   async showReplay() {

@@ -47,7 +47,7 @@ export function seatPlate(ctx, seat, { tags = [], tricks = null } = {}) {
 // The cards of the trick in front of each player; a finished trick stays (faded) until the next lead.
 export function trickArea(ctx, pos) {
   const view = ctx.view;
-  const area = h("div", { class: "trick", "aria-label": t("table.tricks") });
+  const area = h("div", { class: "trick", role: "group", "aria-label": t("table.trick") });
   let trick = view.trick;
   let finished = false;
   if ((!trick || !trick.plays.length) && view.last_trick && view.phase === "play") {

@@ -1,0 +1,171 @@
+"""Tables with a life: the clock, stand-ins for absent people, pauses, the watchdog, idle close."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from nines.server.store import Store
+
+from .helpers import Socket, create_table, me_and_bots, pick, state_of
+
+
+def info(client: TestClient, table_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/tables/{table_id}")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "the condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def stand_in_actions(database_url: str, table_id: str) -> list[Any]:
+    stored = Store(database_url).load_table(table_id)
+    assert stored is not None
+    return [a for a in stored.actions if a.stand_in]
+
+
+def test_a_clock_running_out_makes_exactly_one_stand_in_move_and_marks_it(client: TestClient, database_url: str) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", seed=3, clock_s=1)
+    table_id, token = seated["table"]["id"], seated["token"]
+    assert seated["table"]["clock_s"] == 1
+    with Socket(client, table_id, "S", token) as sock:
+        mine = sock.my_turn()
+        clock = mine["table"]["clock"]
+        assert clock["seat"] == "S" and 0 < clock["left_ms"] <= 1000 and clock["limit_s"] == 1
+        # Ann lets her clock run out: a stand-in decides for her, once, and every page is told
+        moved = sock.receive_until(lambda m: m["type"] == "state" and m["seq"] > mine["seq"])
+        assert moved["last"]["by"] == "S" and moved["last"]["stand_in"] is True
+        assert not any(s["stand_in"] for s in moved["table"]["seats"])  # out of time is not away
+        # her next decision is hers again, with a fresh clock
+        mine = sock.my_turn()
+        assert mine["table"]["clock"]["seat"] == "S" and mine["table"]["clock"]["left_ms"] > 500
+        sock.send({"type": "act", "seq": mine["seq"], "action": pick(mine)})
+        ack = sock.receive_until(lambda m: m["type"] in ("ack", "error"))
+        assert ack["type"] == "ack"
+        marked = stand_in_actions(database_url, table_id)
+        assert [(a.seq, a.by) for a in marked] == [(moved["seq"], "S")]
+
+
+def test_an_absent_person_is_stood_in_after_away_s_and_reclaims_the_seat(client: TestClient, database_url: str) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", seed=4, away_s=1, bot_delay_ms=0)
+    table_id, token = seated["table"]["id"], seated["token"]
+    with Socket(client, table_id) as watcher:  # someone watches: the table does not pause
+        watcher.next_state()
+        # Ann never comes: after a second a stand-in plays her seat, and the seat says so
+        until(lambda: len(stand_in_actions(database_url, table_id)) >= 2, what="stand-in moves")
+        seat = next(s for s in info(client, table_id)["seats"] if s["seat"] == "S")
+        assert seat["stand_in"] is True and seat["connected"] is False
+        seen = watcher.receive_until(lambda m: m["type"] == "state" and m["last"] is not None and m["last"]["stand_in"])
+        assert seen["last"]["by"] == "S"
+        # she comes back: the seat is hers at her next decision, and the table waits for her
+        with Socket(client, table_id, "S", token) as ann:
+            first = ann.next_state()
+            seat = next(s for s in first["table"]["seats"] if s["seat"] == "S")
+            assert seat["stand_in"] is False and seat["connected"] is True
+            # (a stand-in's decision already under way when she came back may still land)
+            time.sleep(0.5)
+            waiting = state_of(client, table_id)
+            assert waiting["view"]["to_act"] == "S"
+            time.sleep(1.5)
+            assert state_of(client, table_id)["seq"] == waiting["seq"]
+            state = ann.receive_until(lambda m: m["type"] == "state" and m["seq"] == waiting["seq"])
+            ann.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+            assert ann.receive_until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+        assert not any(a.seq == state["seq"] + 1 for a in stand_in_actions(database_url, table_id))
+
+
+def test_stood_in_deals_are_counted_apart_and_marked_in_the_record(client: TestClient) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", away_s=1,
+                          bot_delay_ms=0, options={"start_score": 1})
+    table_id = seated["table"]["id"]
+    with Socket(client, table_id) as watcher:
+        watcher.receive_until(lambda m: m["type"] == "state" and m["table"]["status"] == "over", limit=100000)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    marked = [a for d in record["deals"] for a in d["actions"] if a.get("stand_in")]
+    assert marked and all(a["seat"] == "S" for a in marked)
+    stats = client.get("/api/people/Ann/stats").json()["games"]["neuf"]
+    assert stats["deals"] == 0 and stats["deals_stood_in"] == len(record["deals"])
+    assert stats["stand_in_decisions"] == len(marked)
+
+
+def test_a_table_nobody_watches_pauses_and_resumes_when_someone_comes(make_client: Callable[..., TestClient]) -> None:
+    with make_client(watch_grace_s=0.3) as client:
+        seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), seed=2, bot_delay_ms=20)
+        table_id = seated["table"]["id"]
+        table = client.app.state.manager.tables[table_id]
+        time.sleep(0.6)
+        paused_at = table.seq
+        time.sleep(0.5)
+        assert table.seq == paused_at and not table.state.is_over
+        assert table.paused(time.monotonic())
+        with Socket(client, table_id) as watcher:
+            state = watcher.next_state()
+            assert state["table"]["paused"] is False
+            watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= paused_at + 5)
+        # people without a clock: nobody here, nothing moves (a person's seat is not stood in alone)
+        seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), seed=2, away_s=1)
+        person_table = client.app.state.manager.tables[seated["table"]["id"]]
+        time.sleep(1.6)
+        assert person_table.seq <= 2 and not person_table.stand_ins
+
+
+def test_a_failing_player_is_retried_and_a_dead_driver_is_restarted(make_client: Callable[..., TestClient]) -> None:
+    with make_client(watchdog_s=0.1) as client:
+        seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), seed=2, bot_delay_ms=0)
+        table_id = seated["table"]["id"]
+        table = client.app.state.manager.tables[table_id]
+        with Socket(client, table_id) as watcher:
+            watcher.next_state()
+            player = table.seats["W"].player
+            decide = player.decide
+            failures = []
+
+            def flaky(view: Any) -> Any:
+                if len(failures) < 2:
+                    failures.append(view)
+                    raise RuntimeError("the database went away")
+                return decide(view)
+
+            player.decide = flaky
+            start = table.seq
+            until(lambda: len(failures) == 2 and table.seq > start + 6, what="moves after two failures")
+            # a driver that dies is restarted by the watchdog
+            before = table.driver
+            before.task.cancel()
+            until(lambda: table.driver is not before and table.driver.alive(), what="a new driver")
+            moved = table.seq
+            until(lambda: table.seq > moved + 3, what="moves by the new driver")
+
+
+def test_idle_tables_close_and_are_rebuilt_when_opened_again(make_client: Callable[..., TestClient]) -> None:
+    with make_client(idle_close_s=0.5, watchdog_s=0.1) as client:
+        seated = create_table(client, "neuf", {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}},
+                              public=True)
+        table_id = seated["table"]["id"]
+        manager = client.app.state.manager
+        until(lambda: table_id not in manager.tables, what="the idle table to close")
+        assert client.get("/api/tables").json() == []  # gone from the lobby too
+        again = info(client, table_id)  # and rebuilt from the database when opened again
+        assert again["id"] == table_id and again["status"] == "waiting"
+        assert table_id in manager.tables
+
+
+def test_finished_tables_leave_memory_at_once(client: TestClient) -> None:
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), options={"start_score": 1}, bot_delay_ms=0)
+    table_id = seated["table"]["id"]
+    with Socket(client, table_id) as watcher:
+        watcher.receive_until(lambda m: m["type"] == "state" and m["table"]["status"] == "over", limit=100000)
+    until(lambda: table_id not in client.app.state.manager.tables, timeout=5, what="the finished table to leave memory")
+    assert info(client, table_id)["status"] == "over"
+    assert table_id not in client.app.state.manager.tables
