@@ -7,8 +7,7 @@ hand and the cards drawn so far can place all but the one it throws last (which 
 it throws on the turns between is chosen with hindsight, as the rummy oracle does).  The
 first to go out scores 0 and every other player pays for what it still holds
 (RULES.md, "Scoring"): the never-opened penalty if its cards cannot make an opening yet,
-otherwise its unplaced cards at :data:`DEAD_CARD_POINTS` each (a player who knows its
-own cards counts what they are worth: :func:`card_points`).
+otherwise its unplaced cards at :data:`DEAD_CARD_POINTS` each.
 
 The plan is asked about the hand's *shape* (its wilds and each suit's ranks as a bit
 mask, :func:`nines.bots.rummy_plan.plan_shape`), grown one draw at a time, and only as far as the race goes:
@@ -56,15 +55,6 @@ def add_card(shape: Shape, card: Card, is_wild: Callable[[Card], bool]) -> Shape
     return wilds, grown, count + 1  # type: ignore[return-value]
 
 
-def card_points(cards: Sequence[Card], points: Callable[[Card], int], is_wild: Callable[[Card], bool]) -> float:
-    """What an unplaced card of ``cards`` costs on average: the naturals' mean (wilds are always placed).
-
-    Throwing an expensive card lowers it, so when a race is lost the cheaper hand pays less.
-    """
-    naturals = [points(card) for card in cards if not is_wild(card)]
-    return sum(naturals) / len(naturals) if naturals else DEAD_CARD_POINTS
-
-
 @dataclass(frozen=True)
 class Runner:
     """One player in the race: the cards it starts from, how many it holds after each turn, its draws."""
@@ -74,8 +64,6 @@ class Runner:
     """Cards held after each turn's discard: all of them must be placed but the last one thrown."""
     opened: bool
     draws: Sequence[Card]
-    card_points: float = 6.0
-    """What each unplaced card would cost it (:data:`DEAD_CARD_POINTS` when its cards are unknown)."""
 
 
 class Progress:
@@ -108,7 +96,7 @@ def penalty(runner: Runner, state: tuple[int, bool]) -> float:
     placed, can_open = state
     if not runner.opened and not can_open:
         return UNOPENED_POINTS
-    return runner.card_points * max(0, runner.holds - placed)
+    return DEAD_CARD_POINTS * max(0, runner.holds - placed)
 
 
 def race(runners: Sequence[Progress]) -> list[float]:
@@ -134,4 +122,4 @@ def deal_draws(stock: Sequence[Card], players: int, turns: int) -> list[list[Car
     return [list(stock[i : players * turns : players]) for i in range(players)]
 
 
-__all__ = ["DEAD_CARD_POINTS", "UNOPENED_POINTS", "Progress", "Runner", "add_card", "card_points", "deal_draws", "race", "shape_of"]
+__all__ = ["DEAD_CARD_POINTS", "UNOPENED_POINTS", "Progress", "Runner", "add_card", "deal_draws", "race", "shape_of"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import random
 import types
 import typing
@@ -310,15 +311,39 @@ class GameState(ABC):
 
 def plain(value: Any) -> Any:
     """A view or record value as JSON-able data: cards as codes, dataclasses as dicts."""
-    if hasattr(value, "code") and hasattr(value, "is_joker"):  # a Card
+    if value is None or type(value) in _SCALARS:
+        return value
+    kind = _KINDS.get(type(value))
+    if kind is None:
+        kind = _KINDS[type(value)] = _kind(value)
+    if kind == "card":
         return value.code
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
+    if kind == "dataclass":
+        return {name: plain(getattr(value, name)) for name in _FIELD_NAMES[type(value)]}
+    if kind == "mapping":
         return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if kind == "sequence":
         return [plain(v) for v in value]
     return value
+
+
+# ``plain`` runs for every view sent after every move: what each type is, is worked out once per type
+_SCALARS = frozenset({str, int, float, bool})
+_KINDS: dict[type, str] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _kind(value: Any) -> str:
+    if hasattr(value, "code") and hasattr(value, "is_joker"):  # a Card
+        return "card"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        _FIELD_NAMES[type(value)] = tuple(f.name for f in dataclasses.fields(value))
+        return "dataclass"
+    if isinstance(value, Mapping):
+        return "mapping"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "sequence"
+    return "other"
 
 
 # -- options ------------------------------------------------------------------------
@@ -421,11 +446,21 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         raise OptionsError.of("options.yes_no", f"option {name} is yes or no (true/false), not {_shown(raw)}", option=name, value=_shown(raw))
     if hint is int:
         not_whole = OptionsError.of("options.whole", f"option {name} is a whole number, not {_shown(raw)}", option=name, value=_shown(raw))
+        # Only a real whole number: never a bool, never a fraction silently cut (9.99 is not 9),
+        # never an infinity or NaN (int() of those raises OverflowError/ValueError, once a 500).
         if isinstance(raw, bool):
             raise not_whole
-        try:
+        if isinstance(raw, float):
+            if not math.isfinite(raw) or not raw.is_integer():
+                raise not_whole
             return int(raw)
-        except (TypeError, ValueError):
+        if isinstance(raw, int):
+            return raw
+        if not isinstance(raw, str):
+            raise not_whole
+        try:
+            return int(raw.strip())
+        except ValueError:
             raise not_whole from None
     if hint is str:
         return str(raw)

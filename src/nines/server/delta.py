@@ -13,7 +13,9 @@ A change is a short JSON list, ``path`` being the keys and list positions leadin
 - ``["a", path, items]``: append ``items`` to the list at ``path``;
 - ``["d", path]``: delete the key at ``path``.
 
-``apply(diff(old, new), old) == new`` for any JSON values (the tests check it on random ones);
+``apply(old, diff(old, new)) == new`` for JSON values whose fields keep their type from one state to the
+next, as views do: parts that compare equal are passed over without being walked, and Python counts
+``0 == False`` and ``1 == 1.0`` equal (the tests check it on random values, keys in order too);
 ``web/static/js/delta.js`` applies the same changes in the browser.
 """
 
@@ -46,7 +48,7 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
         for key, value in new.items():
             if key not in old:
                 changes.append(["s", [*path, key], value])
-            else:
+            elif old[key] != value:  # equal parts are passed over at C speed, not walked
                 _diff(old[key], value, [*path, key], changes)
         return
     if isinstance(old, list) and isinstance(new, list):
@@ -57,7 +59,8 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
             return
         inner: list[Change] = []
         for index in range(common):
-            _diff(old[index], new[index], [*path, index], inner)
+            if old[index] != new[index]:
+                _diff(old[index], new[index], [*path, index], inner)
         if len(inner) > 1 and len(inner) * 2 > common:
             changes.append(["s", path, new])  # most of it changed: the new list is shorter to say
             return

@@ -492,7 +492,10 @@ class TableManager:
         )
         self._set_seats(table, stored.seats)
         now = time.monotonic()
-        table.seen_at = dict.fromkeys(table.people_seats(), now)  # everyone gets the grace period afresh
+        if not self.broker.shared:
+            # everyone gets the grace period afresh.  With several processes, one only counts a person
+            # absent once it saw them leave (their socket may be open on another process).
+            table.seen_at = dict.fromkeys(table.people_seats(), now)
         table.watched_until = now + self.config.watch_grace_s
         if stored.actions:
             a = stored.actions[-1]

@@ -60,5 +60,8 @@ def register(app: typer.Typer) -> None:
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
                           sockets_per_address=sockets_per_address),
         )
+        # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
+        # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
-                    ws_max_size=config.limits.frame_bytes)  # a larger frame is refused before it is read
+                    ws_max_size=config.limits.frame_bytes,  # a larger frame is refused before it is read
+                    ws_per_message_deflate=False)

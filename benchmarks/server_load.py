@@ -1,0 +1,365 @@
+"""The web server under load: real sockets against real ``nines serve`` processes, on loopback only.
+
+For each configuration (SQLite or PostgreSQL; one server process, or two behind one Redis) it starts
+the servers (and a private PostgreSQL cluster and redis-server as needed), then runs for a fixed time:
+
+- ``--tables`` tables of Le Neuf (default 50), each with one person and two computer players (``basic``,
+  no pause); the person is played by this script, which moves as soon as it is its turn (a seeded random
+  legal move) and times each move from sending it to its acknowledgement; a finished match is followed
+  by a new one;
+- ``--spectators`` sockets (default 300) watching those tables, spread evenly, reading everything.
+
+With two processes, each table is created on one of them and its spectators watch it from the other, so
+every move crosses Redis.  Every client socket has its own loopback address (127.0.0.x), as separate
+people would, so the per-address limits of the server apply to each as they would in use.
+
+It prints, per configuration: moves stored per second (every move: the people's and the computer
+players'), acknowledgement time p50 / p99 / worst, and each server process's resident memory (now and
+peak).  Everything stops by itself after ``--seconds`` (plus start-up); all processes are stopped.
+
+    python benchmarks/server_load.py [--seconds 30] [--databases sqlite,postgresql] [--processes 1,2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import glob
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+sys.path.insert(0, str(SRC))
+from nines.server import delta
+
+GAME = "neuf"
+SEATS = ("S", "W", "E")
+
+
+# -- processes: servers, PostgreSQL, Redis ----------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.3):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nothing answers on port {port}") from None
+            time.sleep(0.1)
+
+
+class Postgres:
+    """A private cluster (initdb + pg_ctl) on a free loopback port; as the postgres user under root."""
+
+    def __init__(self) -> None:
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not found:
+            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
+        self.bin = Path(found[-1]).parent
+        self.root = Path(tempfile.mkdtemp(prefix="nines-load-pg-"))
+        self.port = free_port()
+        self.as_postgres = os.geteuid() == 0
+        if self.as_postgres:
+            shutil.chown(self.root, "postgres", "postgres")
+        self.run("initdb", "-D", str(self.root / "data"), "-U", "nines", "--auth=trust", "-E", "UTF8", "--no-sync")
+        with open(self.root / "data" / "postgresql.conf", "a") as conf:
+            conf.write(f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = '{self.root}'\n"
+                       "max_connections = 200\n")  # durable settings, as a server would run
+        self.run("pg_ctl", "-D", str(self.root / "data"), "-l", str(self.root / "log"), "-w", "start")
+        self.databases = 0
+
+    def run(self, program: str, *args: str) -> None:
+        command = [str(self.bin / program), *args]
+        if self.as_postgres:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.root)
+
+    def new_database(self) -> str:
+        import psycopg
+
+        self.databases += 1
+        name = f"load{self.databases}"
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=nines dbname=postgres", autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {name}")
+        return f"postgresql+psycopg://nines@127.0.0.1:{self.port}/{name}"
+
+    def close(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self.run("pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Redis:
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise SystemExit("redis-server is not installed (apt-get install redis-server)")
+        self.port = free_port()
+        self.process = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                         "--appendonly", "no", "--dir", str(folder)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+class Server:
+    """``nines serve`` on a free loopback port."""
+
+    def __init__(self, database_url: str, redis_url: str | None, folder: Path) -> None:
+        self.port = free_port()
+        command = [sys.executable, "-m", "nines.cli", "serve", "--port", str(self.port), "--database-url", database_url,
+                   "--bot-delay", "0", "--log-level", "warning"]
+        if redis_url:
+            command += ["--redis-url", redis_url]
+        env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+        self.log = open(folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in close()
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=folder)
+        deadline = time.monotonic() + 120
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: see {self.log.name}")
+            try:
+                httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not answer") from None
+                time.sleep(0.2)
+
+    def memory_mb(self) -> tuple[float, float]:
+        """Resident memory now and at its peak (MB), from /proc."""
+        values = {}
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                key, _, rest = line.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    values[key] = int(rest.split()[0]) / 1024
+        return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+# -- the load ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Slot:
+    """One table place: the match being played there now (a new one when it ends)."""
+
+    index: int
+    home: int  # the server process the table is created on and its person plays on
+    table_id: str | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class Figures:
+    acks: list[float] = field(default_factory=list)  # seconds, in the measured window
+    moves: int = 0  # moves stored, seen by the people's sockets, in the measured window
+    refusals: int = 0
+    matches: int = 0
+    bytes_received: int = 0
+    measuring: bool = False
+
+
+def address(n: int) -> str:
+    """A loopback address of its own for client ``n`` (127.0.1.1 onwards)."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
+async def play(slot: Slot, servers: list[Server], figures: Figures, stop_at: float) -> None:
+    """The person at one table: create it, play every turn as soon as it comes, start another when it ends."""
+    server = servers[slot.home]
+    rng = random.Random(slot.index)
+    me = address(slot.index)
+    transport = httpx.AsyncHTTPTransport(local_address=me)
+    async with httpx.AsyncClient(transport=transport, timeout=60) as http:
+        while time.monotonic() < stop_at:
+            seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+            response = await http.post(f"http://127.0.0.1:{server.port}/api/tables",
+                                       json={"game": GAME, "seats": seats, "name": f"p{slot.index}", "bot_delay_ms": 0})
+            response.raise_for_status()
+            created = response.json()
+            slot.table_id = created["table"]["id"]
+            slot.changed.set()
+            slot.changed = asyncio.Event()
+            figures.matches += 1
+            async with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{slot.table_id}", local_addr=(me, 0),
+                               max_size=None, open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "hello", "seat": created["seat"], "token": created["token"]}))
+                state: dict[str, Any] = {}
+                acted_at = -1
+                sent = 0.0
+                while time.monotonic() < stop_at:
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.monotonic()))
+                    except TimeoutError:
+                        break
+                    figures.bytes_received += len(text)
+                    message = json.loads(text)
+                    kind = message["type"]
+                    if kind == "ack":
+                        if figures.measuring:
+                            figures.acks.append(time.monotonic() - sent)
+                        continue
+                    if kind == "error":
+                        figures.refusals += 1
+                        acted_at = -1
+                        continue
+                    if kind == "patch":
+                        if state.get("rev") != message["base"]:
+                            await ws.send(json.dumps({"type": "resync"}))
+                            continue
+                        body = delta.apply({k: v for k, v in state.items() if k not in ("type", "rev")}, message["changes"])
+                        message = {"type": "state", **body, "rev": message["rev"]}
+                    if message["type"] != "state":
+                        continue
+                    if state and figures.measuring:
+                        figures.moves += max(0, message["seq"] - state["seq"])
+                    state = message
+                    if state["table"]["status"] == "over":
+                        break
+                    legal = state["view"]["legal"]
+                    if legal and state["seq"] != acted_at:
+                        acted_at = state["seq"]
+                        sent = time.monotonic()
+                        await ws.send(json.dumps({"type": "act", "seq": state["seq"], "action": rng.choice(legal)}))
+
+
+async def watch(n: int, slot: Slot, server: Server, figures: Figures, stop_at: float) -> None:
+    """A spectator: watches its table, reading everything; follows the place to its next match."""
+    me = address(1000 + n)
+    while time.monotonic() < stop_at:
+        if slot.table_id is None:
+            await slot.changed.wait()
+            continue
+        table_id, changed = slot.table_id, slot.changed
+        try:
+            async with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}", local_addr=(me, 0),
+                               max_size=None, open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                while time.monotonic() < stop_at and not changed.is_set():
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                    except TimeoutError:
+                        continue
+                    figures.bytes_received += len(text)
+        except OSError:
+            await asyncio.sleep(0.5)
+
+
+async def drive(servers: list[Server], tables: int, spectators: int, warmup: float, seconds: float) -> Figures:
+    figures = Figures()
+    stop_at = time.monotonic() + warmup + seconds
+    slots = [Slot(i, i % len(servers)) for i in range(tables)]
+    tasks = [asyncio.create_task(play(slot, servers, figures, stop_at)) for slot in slots]
+    for n in range(spectators):
+        slot = slots[n % tables]
+        watched = servers[(slot.home + 1) % len(servers)]  # with two processes, the other one
+        tasks.append(asyncio.create_task(watch(n, slot, watched, figures, stop_at)))
+    await asyncio.sleep(warmup)
+    figures.measuring = True
+    started = time.monotonic()
+    await asyncio.gather(*tasks, return_exceptions=False)
+    figures.moves_per_s = figures.moves / max(1e-9, time.monotonic() - started)  # type: ignore[attr-defined]
+    return figures
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(database: str, processes: int, args: argparse.Namespace, postgres: Postgres | None) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="nines-load-"))
+    redis = Redis(folder) if processes > 1 else None
+    url = postgres.new_database() if database == "postgresql" and postgres else f"sqlite:///{folder / 'nines.db'}"
+    servers: list[Server] = []
+    try:
+        servers = [Server(url, redis.url if redis else None, folder) for _ in range(processes)]
+        figures = asyncio.run(drive(servers, args.tables, args.spectators, args.warmup, args.seconds))
+        memory = [s.memory_mb() for s in servers]
+        acks_ms = [a * 1000 for a in figures.acks]
+        return {
+            "database": database, "processes": processes,
+            "moves_per_s": figures.moves_per_s,  # type: ignore[attr-defined]
+            "acks": len(acks_ms), "p50": statistics.median(acks_ms) if acks_ms else float("nan"),
+            "p99": percentile(acks_ms, 0.99), "worst": max(acks_ms, default=float("nan")),
+            "rss": [round(now) for now, _ in memory], "peak": [round(peak) for _, peak in memory],
+            "refusals": figures.refusals, "matches": figures.matches,
+        }
+    finally:
+        for server in servers:
+            server.close()
+        if redis:
+            redis.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=30, help="measured time per configuration")
+    parser.add_argument("--warmup", type=float, default=8, help="seconds of load before measuring")
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--spectators", type=int, default=300)
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--processes", default="1,2", help="server processes (two share one Redis)")
+    args = parser.parse_args()
+    databases = args.databases.split(",")
+    postgres = Postgres() if "postgresql" in databases else None
+    try:
+        print(f"{args.tables} tables (a person and two computer players each), {args.spectators} spectators, "
+              f"{args.seconds:.0f} s measured after {args.warmup:.0f} s; {os.cpu_count()} cores, "
+              f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
+        print(f"{'database':10} {'procs':>5} {'moves/s':>8} {'acks':>6} {'p50 ms':>7} {'p99 ms':>7} {'worst ms':>8}"
+              f"  {'RSS MB (peak)':>14}  refusals", flush=True)
+        for database in databases:
+            for processes in (int(p) for p in args.processes.split(",")):
+                r = run(database, processes, args, postgres)
+                memory = " ".join(f"{now}({peak})" for now, peak in zip(r["rss"], r["peak"], strict=True))
+                print(f"{r['database']:10} {r['processes']:>5} {r['moves_per_s']:>8.0f} {r['acks']:>6} {r['p50']:>7.1f}"
+                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']}", flush=True)
+    finally:
+        if postgres:
+            postgres.close()
+
+
+if __name__ == "__main__":
+    main()
