@@ -29,6 +29,10 @@ def match_record(table: Table) -> dict[str, Any]:
 
 def _frame(state: Any, seat: str | None = None, action: Any = None) -> dict[str, Any]:
     hands = {s: plain(getattr(state.view(s), "hand", ())) for s in state.seats}
+    # what was hidden during play is shown in the replay of a finished match: Le Neuf's set-aside hand
+    centre = getattr(getattr(state, "deal", None), "centre", None)
+    if centre is not None:
+        hands["centre"] = plain(centre)
     return {
         "view": state.view(None).to_dict(),
         "hands": hands,
