@@ -70,13 +70,13 @@ def test_messages_over_the_rate_are_refused(make_client: Callable[..., TestClien
         assert codes.count("stale") == 3 and codes.count("limit") == 5
 
 
-def test_sockets_per_address_and_per_table_are_bounded(make_client: Callable[..., TestClient]) -> None:
-    with limited(make_client, sockets_per_address=3, sockets_per_table=2) as client:
+def test_sockets_per_address_and_spectators_per_table_are_bounded(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, sockets_per_address=3, spectators_per_table=2) as client:
         first = create_table(client, "neuf", SEATS, bot_delay_ms=5000)["table"]["id"]
         second = create_table(client, "neuf", SEATS, bot_delay_ms=5000)["table"]["id"]
         with Socket(client, first) as a, Socket(client, first) as b:
             a.next_state(), b.next_state()
-            assert _refusal(client, first)["code"] == "limit"  # a third at this table
+            assert _refusal(client, first, hello=True)["code"] == "limit"  # a third spectator at this table
             with Socket(client, second) as c:
                 c.next_state()
                 refused = _refusal(client, second)  # a fourth from this address
@@ -85,8 +85,24 @@ def test_sockets_per_address_and_per_table_are_bounded(make_client: Callable[...
             assert again.next_state()["type"] == "state"
 
 
-def _refusal(client: TestClient, table_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+def test_idle_spectators_never_lock_a_seated_player_out_of_their_table(make_client: Callable[..., TestClient]) -> None:
+    """Seats and spectators once shared one cap per table, counted before the hello: 60 idle
+    spectators' sockets locked the seated person out of their own table."""
+    with limited(make_client, spectators_per_table=2) as client:
+        seated = create_table(client, "neuf", SEATS, bot_delay_ms=5000)
+        table_id, token = seated["table"]["id"], seated["token"]
+        with Socket(client, table_id) as a, Socket(client, table_id) as b:
+            a.next_state(), b.next_state()
+            refused = _refusal(client, table_id, hello=True)
+            assert refused["code"] == "limit" and "spectators" in refused["message"]
+            with Socket(client, table_id, "S", token) as me:
+                assert me.next_state()["you"] == "S"
+
+
+def _refusal(client: TestClient, table_id: str, headers: dict[str, str] | None = None, *, hello: bool = False) -> dict[str, Any]:
     with client.websocket_connect(f"/ws/tables/{table_id}", headers=dict(headers or {})) as ws:
+        if hello:  # a spectator's
+            ws.send_text(json.dumps({"type": "hello"}))
         message = json.loads(ws.receive_text())
         with pytest.raises(WebSocketDisconnect):
             ws.receive_text()

@@ -415,7 +415,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = _address(websocket.client)
         # a page of another site may not open a socket (it would act with the visitor's seat)
         foreign = gate.origin_refusal(websocket.headers.get("origin"), websocket.headers.get("host"))
-        too_many = None if foreign is not None else gate.admit(address, table_id)
+        too_many = None if foreign is not None else gate.admit(address)
         await websocket.accept()
         if foreign is not None or too_many is not None:
             code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
@@ -426,7 +426,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             await _table_socket(websocket, table_id, address)
         finally:
-            gate.release(address, table_id)
+            gate.release(address)
 
     async def _table_socket(websocket: WebSocket, table_id: str, address: str) -> None:
         try:
@@ -438,6 +438,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 seat = manager.authenticate(table, hello.seat, hello.token)
             else:  # browsers: the seat cookie, if this browser holds one; otherwise a spectator
                 seat = manager.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
+            if seat is None and (crowded := gate.watch(table.id)) is not None:
+                raise TableError(ErrorCode.LIMIT, crowded)
         except StoreUnavailable:
             with contextlib.suppress(Exception):
                 await websocket.send_text(ErrorMessage(code=ErrorCode.UNAVAILABLE, message=UNAVAILABLE).model_dump_json())
@@ -454,6 +456,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     code=code, message=refusal.message, key=refusal.key, params=refusal.params).model_dump_json())
                 await websocket.close(code=4400 if code is ErrorCode.MALFORMED else 4403)
             return
+        try:
+            await _seated_socket(websocket, table, seat, address)
+        finally:
+            if seat is None:
+                gate.unwatch(table.id)
+
+    async def _seated_socket(websocket: WebSocket, table: Table, seat: str | None, address: str) -> None:
         conn = SocketConnection(websocket, seat, limits.queued_bytes)
         socket_key = f"{address}:{id(conn)}"
         pump = asyncio.create_task(conn.pump())

@@ -8,7 +8,7 @@ by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lo
 
 * :class:`BodyLimit`: an ASGI middleware refusing request bodies over ``body_bytes``
   (413), whether announced by ``Content-Length`` or streamed;
-* :class:`SocketGate`: sockets per client address and per table, and the ``Origin``
+* :class:`SocketGate`: sockets per client address, spectators per table, and the ``Origin``
   allow-list a browser's socket must come from;
 * :class:`Rates`: tables created per minute per address and messages per second per
   socket, counted with the ``limits`` library (moving windows in memory);
@@ -59,8 +59,9 @@ class Limits:
     sockets_per_address: int = 40
     """Open table sockets from one client address (a household behind one router plays several tables)."""
 
-    sockets_per_table: int = 60
-    """Open sockets at one table: its players, a second device each, and spectators."""
+    spectators_per_table: int = 60
+    """Open spectators' sockets at one table, counted after the hello: a seat holder (authenticated by
+    token or cookie) is always let in to their own table, within the per-address limit."""
 
     tables_per_minute: int = 12
     """Tables one client address may create in a minute."""
@@ -177,23 +178,35 @@ class SocketGate:
             return None
         return f"sockets are not opened for pages of {origin[:80]}; open the table from this server's own address"
 
-    def admit(self, address: str, table_id: str) -> str | None:
-        """Count a socket in, or say why not (``None``: admitted; call :meth:`release` when it closes)."""
+    def admit(self, address: str) -> str | None:
+        """Count a socket in from this address, or say why not (``None``: admitted; call
+        :meth:`release` when it closes).  Which table it may watch is decided after its hello."""
         if self._per_address.get(address, 0) >= self.limits.sockets_per_address:
             return f"this address has {self.limits.sockets_per_address} table sockets open already; close some first"
-        if self._per_table.get(table_id, 0) >= self.limits.sockets_per_table:
-            return f"this table has {self.limits.sockets_per_table} sockets open already; try again later"
         self._per_address[address] = self._per_address.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        _count_down(self._per_address, address)
+
+    def watch(self, table_id: str) -> str | None:
+        """Count a spectator in at this table, or say why not (call :meth:`unwatch` when it leaves).
+        Seat holders are not counted here: idle spectators never lock a player out of their table."""
+        if self._per_table.get(table_id, 0) >= self.limits.spectators_per_table:
+            return f"this table has {self.limits.spectators_per_table} spectators already; try again later"
         self._per_table[table_id] = self._per_table.get(table_id, 0) + 1
         return None
 
-    def release(self, address: str, table_id: str) -> None:
-        for counts, key in ((self._per_address, address), (self._per_table, table_id)):
-            left = counts.get(key, 0) - 1
-            if left > 0:
-                counts[key] = left
-            else:
-                counts.pop(key, None)
+    def unwatch(self, table_id: str) -> None:
+        _count_down(self._per_table, table_id)
+
+
+def _count_down(counts: dict[str, int], key: str) -> None:
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 # -- rates ---------------------------------------------------------------------------
