@@ -1,6 +1,6 @@
 # The two commands the README opens with:
 #   make run    creates .venv, installs everything, starts the main job
-#   make test   installs what the tests need and runs the whole suite
+#   make test   installs what the tests need, runs make lint, then the whole suite
 #   make lint   ruff and mypy, with the configuration in pyproject.toml
 PYTHON ?= python3
 VENV ?= .venv
@@ -45,7 +45,8 @@ lint: install-test
 	$(BIN)/ruff check
 	$(BIN)/mypy src/
 
-test: install-test system-test-deps
+# the code-health gate first (prerequisites run in order): a finding fails the run before the suite starts
+test: install-test system-test-deps lint
 	$(BIN)/python -m pytest -n auto -q
 
 clean:

@@ -49,3 +49,15 @@ def test_every_preset_is_within_bounds(game: str) -> None:
     spec = get_game(game)
     for name in spec.presets:
         spec.options(name)
+
+
+@pytest.mark.parametrize("raw", [float("inf"), float("-inf"), float("nan"), 9.99, True, [9], {"n": 9}])
+def test_a_whole_number_option_refuses_what_is_not_a_whole_number(raw: Any) -> None:
+    # 1e999 in JSON is an infinite float: int() of it raised OverflowError, a 500; 9.99 was taken as 9
+    with pytest.raises(OptionsError, match="option ace_points is a whole number"):
+        get_game("rummy").options(None, {"ace_points": raw})
+
+
+@pytest.mark.parametrize(("raw", "taken"), [(9, 9), (9.0, 9), ("9", 9), (" 9 ", 9)])
+def test_a_whole_number_option_takes_whole_numbers_however_written(raw: Any, taken: int) -> None:
+    assert get_game("rummy").options(None, {"ace_points": raw}).ace_points == taken

@@ -217,3 +217,11 @@ def test_the_rummy_players_by_name():
     for player in (expert, ismcts, planner):
         decision = player.decide(state.view("1"))
         assert decision.action == Draw("discard") and decision.reason and "\n" not in decision.reason
+
+
+def test_the_race_players_end_a_hand_without_caps():
+    # the seed's rules: the stock rebuilt as often as it runs out, no turn limit; a hand ends only when someone goes out
+    state = RummyState(RummyOptions(players=2, hands=1, reshuffles=None, turns_per_player=None), seed=1)
+    seats = {s: make_player(name, "rummy", random.Random(i)) for i, (s, name) in enumerate(zip(state.seats, ("expert", "ismcts"), strict=True))}
+    play_match(state, seats, max_actions=5000)
+    assert state.deals[-1].result["ended_by"] == "out"

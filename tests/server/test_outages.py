@@ -170,6 +170,10 @@ def test_a_move_while_the_database_is_away_is_refused_with_a_reason_and_made_onc
         created = httpx.post(f"{server.http}/api/tables", json={"game": "neuf", "seats": seats}, timeout=30).json()
         sock = Client(server, created["table"]["id"], "S", created["token"])
         state = sock.state_where(lambda m: m["view"]["to_act"] == "S")
+        # and a table of computer players only, moving on its own at a steady pace
+        bots = {seat: {"kind": "bot", "bot": "basic"} for seat in ("S", "W", "E")}
+        alone = httpx.post(f"{server.http}/api/tables", json={"game": "neuf", "seats": bots, "bot_delay_ms": 150},
+                           timeout=30).json()["table"]["id"]
         cluster.stop()
         health = _wait_health(server, "degraded")
         assert health["database"].startswith("error")
@@ -184,5 +188,10 @@ def test_a_move_while_the_database_is_away_is_refused_with_a_reason_and_made_onc
         # and the computer players move on after it
         sock.state_where(lambda m: m["view"]["to_act"] == "S" and m["seq"] > state["seq"] + 1)
         sock.close()
+        # the computer players' table was stopped by the outage, not ended by it: it goes on by itself
+        watcher = Client(server, alone)
+        at_return = watcher.state["seq"]
+        watcher.state_where(lambda m: m["seq"] >= at_return + 3 or m["table"]["status"] == "over", timeout=60)
+        watcher.close()
     finally:
         cluster.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -131,5 +130,8 @@ def test_play_again_over_the_socket_gives_a_one_time_url(client: TestClient, mak
     with Socket(client, reply["table"], cookies=True) as ann:
         state = ann.next_state()
         assert state["you"] == "S" and state["table"]["status"] == "playing"
-    time.sleep(0)  # the old table's replay is open to everyone now
-    assert client.get(f"/api/tables/{table_id}/replay/1").status_code == 200
+    # the old table's replay shows what was hidden during play: the set-aside spare hand too
+    replay = client.get(f"/api/tables/{table_id}/replay/1").json()
+    dealt = replay["record"]["hands"]
+    assert sorted(replay["frames"][0]["hands"]["centre"]) == sorted(dealt["spare"])
+    assert all(sorted(replay["frames"][0]["hands"][s]) == sorted(dealt[s]) for s in ("S", "W", "E"))

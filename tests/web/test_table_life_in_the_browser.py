@@ -83,3 +83,22 @@ def test_play_again_takes_everyone_who_accepts_to_a_new_table(pages: Pages, live
             break
         time.sleep(0.1)
     assert live_server.api("GET", f"/api/tables/{table_id}")["again"]["answers"] == {"S": "accepted"}
+
+
+def test_the_lobby_lists_open_seats_and_tables_to_watch_apart(pages: Pages, live_server: Any) -> None:
+    open_seat = live_server.api("POST", "/api/tables", {"game": "neuf", "public": True, "seats": {
+        "S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}})
+    watch = live_server.api("POST", "/api/tables", {"game": "neuf", "public": True, "bot_delay_ms": 900, "seats": {
+        "S": {"kind": "bot", "bot": "basic"}, **BOTS}})
+    private = new_table(live_server)
+    page = pages.new()
+    page.goto(live_server.url + "/")
+    page.wait_for_selector(f"[data-lobby=openSeats] [data-table='{open_seat['table']['id']}'] [data-take=W]")
+    page.wait_for_selector(f"[data-lobby=toWatch] [data-table='{watch['table']['id']}']")
+    assert page.locator(f"[data-table='{private['table']['id']}']").count() == 0
+    assert page.locator(f"[data-lobby=toWatch] [data-table='{watch['table']['id']}'] .moved-ago").inner_text().startswith("last move")
+    # the setup offers a clock (off, 20, 45, 90 s) and makes private tables unless asked
+    page.wait_for_selector(".setup select[name=clock]")
+    assert page.locator(".setup select[name=clock] option").count() == 4
+    assert not page.locator(".setup input[name=public]").is_checked()
+    screenshot(page, "home-lobby", full_page=True)

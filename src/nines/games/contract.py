@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import random
 import types
 import typing
@@ -445,11 +446,21 @@ def _coerce(name: str, raw: Any, hint: Any) -> Any:
         raise OptionsError.of("options.yes_no", f"option {name} is yes or no (true/false), not {_shown(raw)}", option=name, value=_shown(raw))
     if hint is int:
         not_whole = OptionsError.of("options.whole", f"option {name} is a whole number, not {_shown(raw)}", option=name, value=_shown(raw))
+        # Only a real whole number: never a bool, never a fraction silently cut (9.99 is not 9),
+        # never an infinity or NaN (int() of those raises OverflowError/ValueError, once a 500).
         if isinstance(raw, bool):
             raise not_whole
-        try:
+        if isinstance(raw, float):
+            if not math.isfinite(raw) or not raw.is_integer():
+                raise not_whole
             return int(raw)
-        except (TypeError, ValueError):
+        if isinstance(raw, int):
+            return raw
+        if not isinstance(raw, str):
+            raise not_whole
+        try:
+            return int(raw.strip())
+        except ValueError:
             raise not_whole from None
     if hint is str:
         return str(raw)

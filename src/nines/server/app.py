@@ -51,7 +51,7 @@ from .messages import (
     SetPace,
 )
 from .pubsub import Broker, LocalBroker, RedisBroker
-from .replay import deal_frames, match_record
+from .replay import ReplayFrames, match_record
 from .review import Reviews, review_job
 from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
@@ -354,8 +354,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seat = manager.authenticate(table, body.seat, body.token)
         return (await manager.act(table, seat, body.seq, body.action)).model_dump(mode="json")
 
+    replays = ReplayFrames()
+
+    def count_read(request: Request) -> None:
+        refusal = rates.read(_address(request.client))
+        if refusal is not None:
+            raise TableError(ErrorCode.LIMIT, refusal)
+
     @app.get("/api/tables/{table_id}/record")
-    async def table_record(table_id: str) -> Response:
+    async def table_record(table_id: str, request: Request) -> Response:
+        count_read(request)
         # a finished match's record is served as it was kept when the match ended, never replayed per request
         record = await asyncio.to_thread(store.finished_record, table_id) if valid_table_id(table_id) else None
         if record is None:
@@ -368,14 +376,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @app.get("/api/tables/{table_id}/replay/{deal}")
-    async def table_replay(table_id: str, deal: int) -> dict[str, Any]:
-        table = await manager.get(table_id)
-        async with table.lock:
-            return deal_frames(table, deal)
+    async def table_replay(table_id: str, deal: int, request: Request) -> dict[str, Any]:
+        count_read(request)
+        return await replays.get(await manager.get(table_id), deal)
 
     @app.get("/api/tables/{table_id}/review/{deal}")
-    async def table_review(table_id: str, deal: int) -> dict[str, Any]:
+    async def table_review(table_id: str, deal: int, request: Request) -> dict[str, Any]:
         """A finished deal reviewed by the exact solver (see docs/review.md); refused while it is in play."""
+        count_read(request)
         table = await manager.get(table_id)
         async with table.lock:
             job = review_job(table, deal)

@@ -68,6 +68,10 @@ class Limits:
     messages_per_second: int = 20
     """Messages one socket may send in a second (a person sends one a move)."""
 
+    reads_per_minute: int = 120
+    """Records, replays and reviews of finished matches one client address may ask for in a minute
+    (each may replay a whole match; the replay page asks for one deal at a time)."""
+
     queued_bytes: int = 1024 * 1024
     """Bytes waiting to be sent to one socket before it is dropped as a reader that stopped reading."""
 
@@ -202,6 +206,7 @@ class Rates:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
         self._messages = RateLimitItemPerSecond(limits.messages_per_second)
+        self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
         self.limits = limits
 
     def create_table(self, address: str) -> str | None:
@@ -209,6 +214,12 @@ class Rates:
         if self._limiter.hit(self._tables, "tables", address):
             return None
         return f"this address has created {self.limits.tables_per_minute} tables in the last minute; wait a moment"
+
+    def read(self, address: str) -> str | None:
+        """Count a record, replay or review asked for by this address, or say why not."""
+        if self._limiter.hit(self._reads, "reads", address):
+            return None
+        return f"this address has asked for {self.limits.reads_per_minute} records, replays and reviews in the last minute; wait a moment"
 
     def message(self, socket: str) -> str | None:
         """Count a socket message, or say why it is refused."""

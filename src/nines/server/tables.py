@@ -426,7 +426,8 @@ class TableManager:
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
                 if stored is None:
                     raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
-                table = self._rebuild(stored)
+                # replaying a long match takes seconds: never on the event loop (the stored rows are this call's own)
+                table = await asyncio.to_thread(self._rebuild, stored)
                 if not table.state.is_over:
                     self.tables[table_id] = table
                 else:  # a finished table is kept a while among the recently asked for, not for ever

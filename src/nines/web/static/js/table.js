@@ -137,11 +137,19 @@ export class TableShell {
     });
   }
 
-  // The play column ends at the bottom of the screen (measured from the unscrolled page).
+  // The play column ends at the bottom of the screen (measured from the unscrolled page), measured once a frame
+  // however many states arrive in it (a burst of computer moves must not force a layout each).
   fit() {
-    const top = this.playBox.getBoundingClientRect().top + window.scrollY;
-    const height = Math.max(300, Math.floor(window.innerHeight - top - 6));
-    this.shell.style.setProperty("--play-h", `${height}px`);
+    const measure = () => {
+      this.fitting = false;
+      const top = this.playBox.getBoundingClientRect().top + window.scrollY;
+      const height = Math.max(300, Math.floor(window.innerHeight - top - 6));
+      this.shell.style.setProperty("--play-h", `${height}px`);
+    };
+    if (!this.fitted) { this.fitted = true; measure(); return; } // the first drawing fits at once
+    if (this.fitting) return;
+    this.fitting = true;
+    requestAnimationFrame(measure);
   }
 
   // Another seat's move (a person's or a computer player's) and the cards each hand holds now.

@@ -39,7 +39,9 @@ function centrePile(ctx) {
     type: mine ? "button" : null,
     "aria-label": mine ? `${t("neuf.exchange")} — ${caption}` : caption,
     onclick: mine ? () => ctx.act("exchange") : null,
-  }, backsFan(13, { max: 13 }));
+  }, ctx.replay && ctx.hands && ctx.hands.centre
+    ? ctx.hands.centre.map((code) => cardEl(code, { small: true })) // the replay shows what was hidden
+    : backsFan(13, { max: 13 }));
   return h("div", { class: "spare" }, h("span", { class: "spare-title" }, t("neuf.spare")), pile, h("span", { class: "spare-caption" }, caption));
 }
 
