@@ -59,6 +59,11 @@ def test_malformed_messages_are_refused(client: TestClient, table: dict[str, Any
         json.dumps({"type": "act", "seq": seq, "action": ""}),
         json.dumps({"type": "act", "seq": seq, "action": "play 2C", "extra": True}),
         json.dumps({"type": "pace", "seq": seq, "delay_ms": -5}),
+        # numbers are numbers: a bool or a numeric string was once taken as a seq (true == 1)
+        json.dumps({"type": "act", "seq": True, "action": "play 2C"}),
+        json.dumps({"type": "act", "seq": str(seq), "action": "play 2C"}),
+        json.dumps({"type": "pace", "seq": seq, "delay_ms": "100"}),
+        json.dumps({"type": "hint", "seq": float(seq)}),
     ]
     with Socket(client, table["id"], "S", table["tokens"]["S"]) as sock:
         sock.next_state()
@@ -178,3 +183,10 @@ def test_nobody_moves_while_a_seat_is_open(client: TestClient) -> None:
         assert refused(sock)["code"] in ("waiting", "out_of_turn")
     assert state_of(client, table_id)["seq"] == 0
     assert me_and_bots  # the helper is shared with the other tests
+
+
+def test_table_settings_are_numbers_and_yes_no_not_strings(client: TestClient) -> None:
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+    for extra in ({"bot_delay_ms": "100"}, {"bot_delay_ms": True}, {"seed": "5"}, {"clock_s": 30.5}, {"hints": "no"}, {"public": 1}):
+        refused = client.post("/api/tables", json={"game": "neuf", "seats": seats, **extra})
+        assert refused.status_code == 422 and refused.json()["code"] == "malformed", extra

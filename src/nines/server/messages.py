@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
 from .limits import check_name
 
@@ -43,7 +43,7 @@ class Act(Strict):
     """Make a move, in the game's text form (``play 9H``, ``bid 6``, ``draw stock``)."""
 
     type: Literal["act"]
-    seq: int = Field(ge=0)
+    seq: StrictInt = Field(ge=0)
     action: str = Field(min_length=1, max_length=400)
 
 
@@ -51,15 +51,15 @@ class AskHint(Strict):
     """Ask the strongest available computer player what it would do, and why."""
 
     type: Literal["hint"]
-    seq: int = Field(ge=0)
+    seq: StrictInt = Field(ge=0)
 
 
 class SetPace(Strict):
     """Change how long computer players wait before moving at this table."""
 
     type: Literal["pace"]
-    seq: int = Field(ge=0)
-    delay_ms: int = Field(ge=0, le=5000)
+    seq: StrictInt = Field(ge=0)
+    delay_ms: StrictInt = Field(ge=0, le=5000)
 
 
 class AskDeviceLink(Strict):
@@ -72,7 +72,7 @@ class PlayAgain(Strict):
     """After a match: play again at a new table with the same people (``accept``), or decline."""
 
     type: Literal["again"]
-    accept: bool = True
+    accept: StrictBool = True
 
 
 class Resync(Strict):
@@ -241,14 +241,14 @@ class CreateTable(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice]
     name: PersonName | None = None
-    hints: bool = True
-    bot_delay_ms: int | None = Field(default=None, ge=0, le=5000)
-    public: bool = False  # private unless made public: only public tables' open seats are listed
-    seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    hints: StrictBool = True
+    bot_delay_ms: StrictInt | None = Field(default=None, ge=0, le=5000)
+    public: StrictBool = False  # private unless made public: only public tables' open seats are listed
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
     """Solo practice only (every seat yourself or a computer player): deals repeatable from this seed.
     Without it the deals come from a secret drawn for the match and revealed in its finished record."""
-    clock_s: int | None = Field(default=None, ge=1, le=3600)  # seconds a person has for each decision
-    away_s: int | None = Field(default=None, ge=1, le=86400)  # disconnected this long: a stand-in plays
+    clock_s: StrictInt | None = Field(default=None, ge=1, le=3600)  # seconds a person has for each decision
+    away_s: StrictInt | None = Field(default=None, ge=1, le=86400)  # disconnected this long: a stand-in plays
     stand_in: str | None = Field(default=None, max_length=40)  # the computer player standing in (basic)
 
 
@@ -268,7 +268,7 @@ class HttpAct(Strict):
 
     seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
     token: str = Field(min_length=8, max_length=128)
-    seq: int = Field(ge=0)
+    seq: StrictInt = Field(ge=0)
     action: str = Field(min_length=1, max_length=400)
 
 
@@ -298,4 +298,4 @@ class AgainRequest(Strict):
 
     seat: Annotated[str, Field(pattern=SEAT_PATTERN)]
     token: str = Field(min_length=8, max_length=128)
-    accept: bool = True
+    accept: StrictBool = True
