@@ -148,7 +148,10 @@ def test_nul_and_odd_text_in_paths_and_invitations_are_refused_not_errors(client
     assert joined.status_code == 403
 
 
-@pytest.mark.parametrize("name", ["Ann\u202eevil", "\u200b\u200b", "\u200d", "Bo\u0085b", "Cy\x07", " \u3000 ", "a<b"])
+@pytest.mark.parametrize("name", ["Ann\u202eevil", "\u200b\u200b", "\u200d", "Bo\u0085b", "Cy\x07", " \u3000 ", "a<b",
+                                  # invisible format characters inside a name, and names of blank-looking letters
+                                  "Al\u200bice", "Al\u200dice", "Al\u2060ice", "Al\u00adice", "\ufeffAlice",
+                                  "\u3164", "\u2800\u2800", "\u115f\u1160", "\uffa0"])
 def test_names_that_hide_or_reorder_text_are_refused(client: TestClient, name: str) -> None:
     assert client.post("/api/people", json={"name": name}).status_code == 422
     response = client.post("/api/tables", json={"game": "neuf", "seats": SEATS, "name": name})
@@ -158,6 +161,16 @@ def test_names_that_hide_or_reorder_text_are_refused(client: TestClient, name: s
 @pytest.mark.parametrize("name", ["Zoë", "李小龍", "Ana María", "👍🏽", "👩‍👩‍👧", "O'Neil-2"])
 def test_names_in_any_script_are_welcome(client: TestClient, name: str) -> None:
     assert client.post("/api/people", json={"name": name}).status_code == 200
+
+
+def test_a_name_and_its_normalized_look_alikes_have_one_owner(client: TestClient) -> None:
+    assert client.post("/api/people", json={"name": "Alice"}).status_code == 200
+    other = TestClient(client.app)
+    for alike in ("alice", "ALICE", "\uff21lice"):  # fullwidth Ａ: NFKC makes it A
+        refused = other.post("/api/people", json={"name": alike})
+        assert refused.status_code == 409 and "belongs to someone else" in refused.json()["message"], alike
+    assert client.post("/api/people", json={"name": "Alice"}).status_code == 200
+    assert other.post("/api/people", json={"name": "Alicia"}).status_code == 200
 
 
 class _Counting:

@@ -22,6 +22,7 @@ The rate and socket counts are per process: two processes behind Redis each appl
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -42,6 +43,7 @@ __all__ = [
     "Rates",
     "SocketGate",
     "check_name",
+    "name_key",
     "valid_table_id",
 ]
 
@@ -279,6 +281,8 @@ class HintDesk:
 NAME_MAX = 40
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
+# letters and signs that draw nothing: the Hangul fillers and the blank Braille pattern
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def check_name(name: str) -> str:
@@ -286,24 +290,46 @@ def check_name(name: str) -> str:
 
     Refused: control characters (C0 and C1), the bidirectional controls that reorder what
     follows (``U+202E`` could make a name read as another), unassigned and private-use
-    characters, ``<`` and ``>``, and names with nothing visible (only spaces, zero-width or
-    combining characters).
+    characters, ``<`` and ``>``, invisible format characters (zero-width spaces and joiners,
+    soft hyphens; a joiner between emoji is kept), and names with nothing visible (only spaces,
+    combining characters, Hangul fillers or the blank Braille pattern).
     """
     if not 1 <= len(name) <= NAME_MAX:
         raise ValueError(f"a name has 1 to {NAME_MAX} characters")
-    for char in name:
+    for at, char in enumerate(name):
         category = unicodedata.category(char)
         if category == "Cc":
             raise ValueError(f"a name cannot hold control characters (U+{ord(char):04X})")
         if char in _BIDI_CONTROLS:
             raise ValueError(f"a name cannot hold characters that reorder the text (U+{ord(char):04X})")
+        # zero-width spaces and joiners, soft hyphens, byte-order marks: "Al\u200bice" would look like "Alice".
+        # The one kept: a zero-width joiner between two emoji, which draws one (👩‍👩‍👧 is a family).
+        if category == "Cf" and not (char == "\u200d" and _joins_emoji(name, at)):
+            raise ValueError(f"a name cannot hold invisible format characters (U+{ord(char):04X})")
         if category in ("Cn", "Co", "Cs"):
             raise ValueError(f"a name cannot hold unassigned or private characters (U+{ord(char):04X})")
         if char in "<>":
             raise ValueError("a name cannot hold < or >")
-    if all(unicodedata.category(char) in _INVISIBLE for char in name):
+    if all(unicodedata.category(char) in _INVISIBLE or char in _BLANK_LOOKING for char in name):
         raise ValueError("a name needs at least one visible letter, digit or sign")
     return name
+
+
+def _joins_emoji(name: str, at: int) -> bool:
+    """Whether the zero-width joiner at ``at`` stands between two emoji (skin tones and the
+    emoji presentation selector may follow the first)."""
+    before = name[:at].rstrip("\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
+    after = name[at + 1 : at + 2]
+    return bool(before) and bool(after) and unicodedata.category(before[-1]) == "So" and unicodedata.category(after) == "So"
+
+
+def name_key(name: str) -> str:
+    """What a name is owned by: its NFKC case-folded form (hashed to a fixed length), so "Alice",
+    "alice" and "Ａｌｉｃｅ" are one name with one owner.  Look-alikes that normalization does not
+    join (Cyrillic "Аlice", Unicode's confusables) can still coexist: telling those apart needs the
+    confusables table, left for later."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return hashlib.sha256(folded.encode()).hexdigest()
 
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")

@@ -38,6 +38,7 @@ from sqlalchemy.engine import Engine, ExceptionContext
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from .limits import name_key
 from .migrate import upgrade
 
 
@@ -109,6 +110,8 @@ class PersonRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the browser that owns the name
+    # the name's normalized form (limits.name_key): "Alice" and "ａｌｉｃｅ" cannot both be owned
+    name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
 
 class DealStatRow(Base):
@@ -483,9 +486,9 @@ class Store:
                 return
         try:
             with self._session.begin() as session:
-                session.add(PersonRow(name=name))
+                session.add(PersonRow(name=name, name_key=name_key(name)))
         except IntegrityError:
-            pass  # someone else stored it a moment ago
+            pass  # someone else stored it (or a name that normalizes the same) a moment ago
 
     def own_name(self, name: str, secret_hash: str | None) -> bool:
         """May the browser holding this secret use the name?  The first browser to use a name owns it
@@ -495,7 +498,10 @@ class Store:
             if row is None:
                 if secret_hash is None:
                     return False
-                session.add(PersonRow(name=name, secret_hash=secret_hash))
+                key = name_key(name)
+                if session.scalar(select(PersonRow.name).where(PersonRow.name_key == key)) is not None:
+                    return False  # a name that normalizes the same ("alice" for "Alice") is someone else's
+                session.add(PersonRow(name=name, secret_hash=secret_hash, name_key=key))
                 try:
                     session.flush()
                 except IntegrityError:
