@@ -166,7 +166,7 @@ def test_names_in_any_script_are_welcome(client: TestClient, name: str) -> None:
 def test_a_name_and_its_normalized_look_alikes_have_one_owner(client: TestClient) -> None:
     assert client.post("/api/people", json={"name": "Alice"}).status_code == 200
     other = TestClient(client.app)
-    for alike in ("alice", "ALICE", "\uff21lice"):  # fullwidth Ａ: NFKC makes it A
+    for alike in ("alice", "ALICE", "\uff21lice"):  # a fullwidth A: NFKC makes it A
         refused = other.post("/api/people", json={"name": alike})
         assert refused.status_code == 409 and "belongs to someone else" in refused.json()["message"], alike
     assert client.post("/api/people", json={"name": "Alice"}).status_code == 200

@@ -325,8 +325,8 @@ def _joins_emoji(name: str, at: int) -> bool:
 
 def name_key(name: str) -> str:
     """What a name is owned by: its NFKC case-folded form (hashed to a fixed length), so "Alice",
-    "alice" and "Ａｌｉｃｅ" are one name with one owner.  Look-alikes that normalization does not
-    join (Cyrillic "Аlice", Unicode's confusables) can still coexist: telling those apart needs the
+    "alice" and fullwidth "Alice" (U+FF21...) are one name with one owner.  Look-alikes that normalization does not
+    join (a Cyrillic A in "Alice", Unicode's confusables) can still coexist: telling those apart needs the
     confusables table, left for later."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return hashlib.sha256(folded.encode()).hexdigest()

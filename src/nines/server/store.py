@@ -110,7 +110,7 @@ class PersonRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the browser that owns the name
-    # the name's normalized form (limits.name_key): "Alice" and "ａｌｉｃｅ" cannot both be owned
+    # the name's normalized form (limits.name_key): "Alice" and fullwidth "Alice" cannot both be owned
     name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
 

@@ -1,7 +1,7 @@
 """Owned names compared on their normalized form.
 
 * ``nines_people.name_key``: the NFKC case-folded form of the name, hashed
-  (:func:`nines.server.limits.name_key`), unique: "Alice" and "ａｌｉｃｅ" cannot both be owned.
+  (:func:`nines.server.limits.name_key`), unique: "Alice" and fullwidth "Alice" cannot both be owned.
   Names stored before this that already normalize alike keep their rows; only the first gets the key.
 
 Revision ID: 0005
