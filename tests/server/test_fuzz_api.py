@@ -24,7 +24,7 @@ EXAMPLES = 25
 @pytest.fixture
 def fuzzed_app(database_url: str) -> Iterator[TestClient]:
     # computer players wait 5 s before moving: a generated table does not start playing in the background
-    config = ServerConfig(database_url=database_url, bot_delay_ms=5000, log_json=False, limits=Limits(tables_per_minute=1000))
+    config = ServerConfig(database_url=database_url, bot_delay_ms=5000, log_json=False, limits=Limits(tables_per_minute=1000, live_tables_per_address=1000))
     with TestClient(create_app(config), raise_server_exceptions=True) as client:
         yield client
 

@@ -317,3 +317,35 @@ def test_records_replays_and_reviews_are_rate_limited_per_address(make_client: C
             refused = client.get(f"/api/tables/{table_id}/{path}")
             assert refused.status_code == 429 and refused.json()["code"] == "limit"
             assert "records, replays and reviews" in refused.json()["message"]
+
+
+def test_computer_players_and_hints_think_in_their_own_threads(make_client: Callable[..., TestClient],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decisions and hints ran in the default thread pool the database calls share: 8 hints at once
+    raised /health's latency to 3.8 s.  They have their own few threads now."""
+    from nines.bots.neuf_basic import NeufBasic
+
+    threads: set[str] = set()
+    original = NeufBasic.decide
+
+    def decide(self: NeufBasic, view: Any) -> Any:
+        threads.add(threading.current_thread().name)
+        return original(self, view)
+
+    monkeypatch.setattr(NeufBasic, "decide", decide)
+    with make_client(hint_players=("basic",), limits=Limits(computer_threads=1)) as client:
+        seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), seed=3)
+        with Socket(client, seated["table"]["id"], "S", seated["token"]) as sock:
+            state = sock.my_turn()
+            sock.send({"type": "hint", "seq": state["seq"]})
+            assert sock.receive_until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        assert threads and all(name.startswith("nines-think") for name in threads), threads
+
+
+def test_live_tables_per_address_are_bounded(make_client: Callable[..., TestClient]) -> None:
+    with limited(make_client, live_tables_per_address=2) as client:
+        for _ in range(2):
+            assert client.post("/api/tables", json={"game": "neuf", "seats": SEATS}).status_code == 201
+        refused = client.post("/api/tables", json={"game": "neuf", "seats": SEATS})
+        assert refused.status_code == 429 and refused.json()["code"] == "limit"
+        assert "2 tables in play already" in refused.json()["message"]

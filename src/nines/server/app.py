@@ -27,7 +27,7 @@ from ..games.contract import RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, Rates, SocketGate, check_name, valid_table_id
+from .limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -206,6 +206,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     limits = config.limits
     gate = SocketGate(limits)
     rates = Rates(limits)
+    live_tables = LiveTables(limits)
+
+    def is_live(table_id: str) -> bool:
+        table = manager.tables.get(table_id)
+        return table is not None and not table.state.is_over
+
     app.add_middleware(BodyLimit, max_bytes=limits.body_bytes)
 
     @app.middleware("http")
@@ -297,12 +303,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
-        refusal = rates.create_table(_address(request.client))
+        address = _address(request.client)
+        refusal = live_tables.refusal(address, is_live) or rates.create_table(address)
         if refusal is not None:
             raise TableError(ErrorCode.LIMIT, refusal)
         if body.name:
             await own_name(store, request, response, body.name)
-        return (await manager.create(body)).model_dump(mode="json")
+        seated = await manager.create(body)
+        live_tables.add(address, seated.table.id)
+        return seated.model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:

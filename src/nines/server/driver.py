@@ -170,7 +170,7 @@ class TableDriver:
             if table.seq != seq:
                 return
             view = table.state.view(step.seat)
-        decision = await asyncio.to_thread(step.player.decide, view)
+        decision = await self.manager.think(step.player.decide, view)
         await self.manager.commit_for(table, seq, step.seat, decision.action, stand_in=step.stand_in, why=step.why)
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "Limits",
     "Rates",
     "SocketGate",
+    "LiveTables",
     "check_name",
     "name_key",
     "valid_table_id",
@@ -77,6 +78,13 @@ class Limits:
 
     queued_bytes: int = 1024 * 1024
     """Bytes waiting to be sent to one socket before it is dropped as a reader that stopped reading."""
+
+    live_tables_per_address: int = 20
+    """Unfinished tables one client address may have created and still running (in this process)."""
+
+    computer_threads: int = 2
+    """Threads for computer players' decisions and hints, apart from the default pool the database
+    calls use: many hints at once wait their turn instead of starving every request."""
 
     hint_cache: int = 2048
     """Hints kept (per table, seat and position), so asking again costs nothing."""
@@ -241,6 +249,29 @@ class Rates:
         if self._limiter.hit(self._messages, "messages", socket):
             return None
         return f"more than {self.limits.messages_per_second} messages a second; slow down"
+
+
+class LiveTables:
+    """The unfinished tables each client address created (in this process), to bound them."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._by_address: dict[str, set[str]] = {}
+
+    def refusal(self, address: str, is_live: Callable[[str], bool]) -> str | None:
+        """Why this address may not create another table now (``None``: it may)."""
+        live = {table_id for table_id in self._by_address.get(address, ()) if is_live(table_id)}
+        if live:
+            self._by_address[address] = live
+        else:
+            self._by_address.pop(address, None)
+        if len(live) >= self.limits.live_tables_per_address:
+            return (f"this address has {self.limits.live_tables_per_address} tables in play already; "
+                    "finish or leave some before creating another")
+        return None
+
+    def add(self, address: str, table_id: str) -> None:
+        self._by_address.setdefault(address, set()).add(table_id)
 
 
 # -- hints ---------------------------------------------------------------------------

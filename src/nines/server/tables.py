@@ -20,8 +20,9 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -62,6 +63,8 @@ from .store import (
     StoredTable,
     StoreUnavailable,
 )
+
+T = TypeVar("T")
 
 DEFAULT_STAND_IN = "basic"
 FINISHED_KEPT = 64
@@ -317,6 +320,8 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.hint_desk = HintDesk(config.limits.hint_cache)
+        # computer players and hints think in their own few threads: the default pool stays the database's
+        self.thinking = ThreadPoolExecutor(max_workers=config.limits.computer_threads, thread_name_prefix="nines-think")
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self._hint_players: dict[str, tuple[str, Player] | None] = {}
         self.closing = False
@@ -349,6 +354,11 @@ class TableManager:
             if table.driver is not None:
                 await table.driver.stop()
         await self.broker.close()
+        self.thinking.shutdown(wait=False, cancel_futures=True)
+
+    async def think(self, decide: Callable[[Any], T], view: Any) -> T:
+        """A computer player's decision (or a hint) worked out in the manager's own threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.thinking, decide, view)
 
     def _active_since(self) -> dt.datetime:
         return _utcnow() - dt.timedelta(seconds=self.config.idle_close_s)
@@ -1053,7 +1063,7 @@ class TableManager:
         hint = None
         try:
             name, player = chosen
-            decision = await asyncio.to_thread(player.decide, view)
+            decision = await self.think(player.decide, view)
             hint = HintMessage(seq=seq, action=str(decision.action), reason=decision.reason, player=name)
         finally:
             self.hint_desk.finish(table.id, seat, seq, hint)
