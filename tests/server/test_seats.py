@@ -88,7 +88,8 @@ def test_a_name_belongs_to_the_first_browser_that_uses_it(client: TestClient) ->
 
 def test_play_again_seats_everyone_who_accepts(client: TestClient) -> None:
     seats = {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "random"}}
-    seated = create_table(client, "neuf", seats, name="Ann", options={"start_score": 1}, away_s=1, bot_delay_ms=0, clock_s=30)
+    seated = create_table(client, "neuf", seats, name="Ann", options={"start_score": 1}, away_s=1, bot_delay_ms=0, clock_s=30,
+                          public=True)
     table_id = seated["table"]["id"]
     bea = browser(client)
     friend = bea.post(f"/api/tables/{table_id}/join", json={"seat": "W", "invite": seated["invite"], "name": "Bea"}).json()
@@ -107,10 +108,13 @@ def test_play_again_seats_everyone_who_accepts(client: TestClient) -> None:
     # Bea is asked too; she declines, and her seat stays open for anyone invited
     old = client.get(f"/api/tables/{table_id}").json()
     assert old["again"] == {"table": new_id, "answers": {"S": "accepted", "W": "asked"}}
+    # Bea's seat is not offered in the lobby before she answers (a public table's play again is listed after)
+    assert new_id not in [t["id"] for t in client.get("/api/tables").json()]
     declined = bea.post(f"/api/tables/{table_id}/again", json={"seat": "W", "token": friend["token"], "accept": False}).json()
     assert declined["table"]["id"] == new_id and declined["token"] is None
     assert client.get(f"/api/tables/{table_id}").json()["again"]["answers"] == {"S": "accepted", "W": "declined"}
     assert client.get(f"/api/tables/{new_id}").json()["seats"][1]["kind"] == "open"
+    assert new_id in [t["id"] for t in client.get("/api/tables").json()]
 
 
 def test_play_again_over_the_socket_gives_a_one_time_url(client: TestClient, make_client: Callable[..., TestClient]) -> None:

@@ -472,6 +472,10 @@ class Store:
             ).all()
             return [_seat(s) for s in rows]
 
+    def set_public(self, table_id: str, public: bool) -> None:
+        with self._session.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(public=public))
+
     def set_pace(self, table_id: str, delay_ms: int) -> None:
         with self._session.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(bot_delay_ms=delay_ms))

@@ -782,6 +782,13 @@ class TableManager:
                 while len(self._declined) > DECLINES_KEPT:
                     self._declined.pop(next(iter(self._declined)))
             table.broadcast()
+            everyone_answered = all(table.again_answers.get(s) in ("accepted", "declined") for s in table.people_seats())
+        if table.public and everyone_answered and not new.public:
+            # listed in the lobby only now: until each person of the last match answered, their seats were theirs
+            await asyncio.to_thread(self.store.set_public, new.id, True)
+            new.public = True
+            async with new.lock:
+                new.broadcast()
         log.info("table.again", table=table.id, next=new.id, seat=seat, accept=accept)
         return new, token
 
@@ -805,7 +812,8 @@ class TableManager:
         # the next match is dealt from a new secret (play again after solo practice is no longer practice)
         return await self._insert(
             table.spec, table.preset, options, seats, secret=MatchSecret.new(), seed=None, hints=table.hints,
-            bot_delay_ms=table.bot_delay_ms, public=table.public, clock_s=table.clock_s, away_s=table.away_s,
+            # kept out of the lobby until every person of this match has answered (their seats show open till then)
+            bot_delay_ms=table.bot_delay_ms, public=False, clock_s=table.clock_s, away_s=table.away_s,
             stand_in=table.stand_in_bot,
         )
 
