@@ -38,10 +38,14 @@ class LiveServer:
         import uvicorn
 
         from nines.server import ServerConfig, create_app
+        from nines.server.limits import Limits
 
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False))
+        # one server for the whole session, every table from 127.0.0.1: the cap on unfinished tables per
+        # address (20) would refuse tables once the suite has left that many unfinished
+        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False,
+                                           limits=Limits(live_tables_per_address=10_000)))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=False, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
