@@ -15,6 +15,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 from starlette.testclient import TestClient  # noqa: E402
 
 from nines.server import ServerConfig, create_app  # noqa: E402
+from nines.server.limits import Limits  # noqa: E402
 
 from ..services import PostgresCluster, RedisServer, postgres_bindir  # noqa: E402
 
@@ -55,6 +56,10 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
     opened: list[TestClient] = []
 
     def make(**overrides: object) -> TestClient:
+        # a test drives a seat faster than any person could (a rummy turn is a draw and a discard sent at once
+        # while computer players answer without a pause), so the message rate is not what these tests measure:
+        # tests/server/test_limits.py sets its own limits
+        overrides.setdefault("limits", Limits(messages_per_second=1000))
         config = ServerConfig(**{"database_url": database_url, "bot_delay_ms": 0, "log_json": False, **overrides})  # type: ignore[arg-type]
         client = TestClient(create_app(config))
         opened.append(client)
