@@ -71,9 +71,11 @@ def test_le_neuf_deal_by_clicking_with_a_reload_in_the_middle(pages: Pages, live
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.querySelectorAll('.hand[data-seat=S] .card').length === {cards_before - 1}")
     for _ in range(3):
+        # each card counted out of the hand before the next: the reload below must find the hand as it was left
         page.wait_for_selector(".hand.controlled button.card.legal")
-        click_first(page, ".hand.controlled button.card.legal")
-    page.wait_for_timeout(300)
+        before = page.locator(".hand[data-seat=S] .card").count()
+        if click_first(page, ".hand.controlled button.card.legal"):
+            page.wait_for_function(f"document.querySelectorAll('.hand[data-seat=S] .card').length === {before - 1}")
     screenshot(page, "neuf-desktop")
     # close the tab and come back: the seat comes back with it
     left = page.locator(".hand[data-seat=S] .card").count()
