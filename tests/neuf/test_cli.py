@@ -64,7 +64,11 @@ def test_play_in_the_terminal_survives_typos_and_illegal_cards():
         moves += ["bid 3", "ZZ", "help", "sheet", "last"]
     result = runner.invoke(app, ["play", "neuf", "--seed", "5"], input="\n".join(moves[:40]) + "\nquit\n")
     assert result.exit_code == 0, result.output
-    assert ("not a Le Neuf move" in result.output and "not a card" not in result.output.split("Traceback")[0]) or True
+    # every junk line is refused with the reason and the prompt comes back: no traceback, the state unchanged
+    assert "Traceback" not in result.output
+    assert "'bid 3' is not a Le Neuf move" in result.output and "'ZZ' is not a Le Neuf move" in result.output
+    assert result.output.count("is not a Le Neuf move") == 16  # 8 rounds of 'bid 3' and 'ZZ'
+    assert "Score sheet" in result.output
     assert "Traceback" not in result.output
     assert "Score sheet" in result.output and "Match abandoned" in result.output
 
