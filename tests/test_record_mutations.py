@@ -171,3 +171,24 @@ def test_the_lies_an_independent_check_got_past_replay():
     other = next(c for h in neuf["deals"][0]["hands"].values() for c in h if c != card)
     with pytest.raises(RecordError, match=r"field 'tricks\[0\]\.cards\[1\]\[1\]' differs"):
         replay(_set(neuf, ("deals", 0, "tricks", 0, "cards", 1), [seat, other]))
+
+
+def test_a_stand_in_mark_is_a_note_not_part_of_the_move() -> None:
+    # a web table marks the moves a stand-in made for an absent person; the record still replays
+    # (before, the mark was read into the move: "keep True" is not a Le Neuf move)
+    import random
+
+    from nines.games import get_game
+    from nines.record import RecordError, replay
+
+    spec = get_game("neuf")
+    state = spec.new_match(spec.options(None, {}), 7)
+    chooser = random.Random(1)
+    while len(state.log) < 30:
+        state.apply(chooser.choice(state.legal_actions()))
+    record = state.record()
+    record["deals"][0]["actions"][2]["stand_in"] = True
+    replay(record)
+    record["deals"][0]["actions"][2]["stand_in"] = "yes"
+    with pytest.raises(RecordError, match="'stand_in' is a note"):
+        replay(record)

@@ -20,10 +20,16 @@ from .games import UnknownGame, get_game
 from .games.contract import RECORD_FORMAT, GameState, RulesError
 from .randomness import DealSource, MatchSecret
 
-__all__ = ["UNCHECKED", "RecordError", "deal_source", "rebuild", "replay"]
+__all__ = ["ACTION_NOTES", "UNCHECKED", "RecordError", "deal_source", "rebuild", "replay"]
 
 UNCHECKED = frozenset({"players", "table"})
 """Top-level fields read as information only: who sat where, and the web table's id."""
+
+
+ACTION_NOTES = frozenset({"stand_in"})
+"""Fields of an action read as information only: who decided it (a web table marks the moves a stand-in
+made for an absent person, ``"stand_in": true``).  They are not part of the move: the replay neither reads
+nor compares them, but a note must be true or false."""
 
 
 _INPUTS = frozenset({"format", "game", "seed", "secret", "deals"})
@@ -81,8 +87,11 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
             where = f"deal {number}, action {step} ({_describe(entry)})"
             if not isinstance(entry, Mapping):
                 raise RecordError(f"{where}: an action is an object with its 'seat' and 'action'")
+            bad_note = next((k for k in ACTION_NOTES if k in entry and not isinstance(entry[k], bool)), None)
+            if bad_note is not None:
+                raise RecordError(f"{where}: {bad_note!r} is a note, true or false (found {entry[bad_note]!r})")
             try:
-                action = state.action_from_record(entry)
+                action = state.action_from_record(_without_notes(entry))
                 if entry.get("seat") != state.to_act:
                     raise RecordError(f"{where}: the record says {entry.get('seat')} acted but {state.to_act} was to act")
                 state.apply(action)
@@ -107,7 +116,7 @@ def _check_deal(mine: Mapping[str, Any], theirs: Mapping[str, Any], number: Any)
                     f"the record's {len(theirs['actions'])} (the deal ended at action {len(mine['actions'])})"
                 )
             for step, (ours, given) in enumerate(zip(mine["actions"], theirs["actions"], strict=True), start=1):
-                if ours != given:
+                if ours != _without_notes(given):
                     raise RecordError(f"deal {number}, action {step} ({_describe(given)}): " + _first_difference(ours, given, ""))
             continue
         if mine.get(key, _MISSING) != theirs.get(key, _MISSING):
@@ -126,6 +135,13 @@ def _check_match(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> None:
             continue
         if mine.get(key, _MISSING) != theirs.get(key, _MISSING):
             raise RecordError(_first_difference(mine.get(key, _MISSING), theirs.get(key, _MISSING), key))
+
+
+def _without_notes(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An action's own fields, without the notes of who decided it."""
+    if not any(k in entry for k in ACTION_NOTES):
+        return entry
+    return {k: v for k, v in entry.items() if k not in ACTION_NOTES}
 
 
 class _Missing:
