@@ -17,19 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .games import UnknownGame, get_game
-from .games.contract import RECORD_FORMAT, GameState, RulesError
+from .games.contract import ACTION_NOTES, RECORD_FORMAT, GameState, RulesError
 from .randomness import DealSource, MatchSecret
 
 __all__ = ["ACTION_NOTES", "UNCHECKED", "RecordError", "deal_source", "rebuild", "replay"]
 
 UNCHECKED = frozenset({"players", "table"})
 """Top-level fields read as information only: who sat where, and the web table's id."""
-
-
-ACTION_NOTES = frozenset({"stand_in"})
-"""Fields of an action read as information only: who decided it (a web table marks the moves a stand-in
-made for an absent person, ``"stand_in": true``).  They are not part of the move: the replay neither reads
-nor compares them, but a note must be true or false."""
 
 
 _INPUTS = frozenset({"format", "game", "seed", "secret", "deals"})
@@ -91,7 +85,7 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
             if bad_note is not None:
                 raise RecordError(f"{where}: {bad_note!r} is a note, true or false (found {entry[bad_note]!r})")
             try:
-                action = state.action_from_record(_without_notes(entry))
+                action = state.action_from_record(entry)  # notes of who decided are not read
                 if entry.get("seat") != state.to_act:
                     raise RecordError(f"{where}: the record says {entry.get('seat')} acted but {state.to_act} was to act")
                 state.apply(action)
@@ -138,7 +132,7 @@ def _check_match(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> None:
 
 
 def _without_notes(entry: Mapping[str, Any]) -> Mapping[str, Any]:
-    """An action's own fields, without the notes of who decided it."""
+    """An action's own fields, without the notes of who decided it (compared with the replay's)."""
     if not any(k in entry for k in ACTION_NOTES):
         return entry
     return {k: v for k, v in entry.items() if k not in ACTION_NOTES}

@@ -101,6 +101,15 @@ def test_review_of_a_record_equals_review_of_its_replay() -> None:
     assert review_record(record).to_json() == review_record(replayed).to_json()
 
 
+def test_a_record_with_stand_in_marks_is_reviewed_as_without() -> None:
+    # a web table's record marks the moves a stand-in made ("stand_in": true): a note, not part of the move
+    record = first_deals("neuf", seed=3)
+    marked = copy.deepcopy(record)
+    for entry in marked["deals"][0]["actions"][::5]:
+        entry["stand_in"] = True
+    assert review_record(marked).to_json() == review_record(record).to_json()
+
+
 def test_exchange_values_are_the_seats_values_at_the_first_lead() -> None:
     record = first_deals("neuf", seed=8)
     (deal,) = review_record(record, 1).deals

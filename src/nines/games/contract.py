@@ -41,10 +41,15 @@ __all__ = [
     "options_from_mapping",
     "options_to_dict",
     "RECORD_FORMAT",
+    "ACTION_NOTES",
     "plain",
 ]
 
 RECORD_FORMAT = "nines-record/1"
+
+ACTION_NOTES = frozenset({"stand_in"})
+"""Fields of a recorded action that are notes, not part of the move: who decided it (a web table marks the
+moves a stand-in made for an absent person, ``"stand_in": true``).  Reading an action leaves them out."""
 
 
 class Reason(str):
@@ -249,7 +254,7 @@ class GameState(ABC):
     def action_from_record(cls, entry: Mapping[str, Any]) -> Action:
         """Read an action from its record form; by default via its text form."""
         parts = [str(entry["action"])]
-        parts += [str(v) for k, v in entry.items() if k not in ("action", "seat")]
+        parts += [str(v) for k, v in entry.items() if k not in ("action", "seat") and k not in ACTION_NOTES]
         return cls.parse_action(" ".join(parts))
 
     def controller_of(self, seat: str) -> str:
