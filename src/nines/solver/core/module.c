@@ -178,19 +178,27 @@ static int acquire(SolverObject *self) {
     return 0;
 }
 
-static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "guess", "max_nodes", NULL};
-    int np, rule, trump, leader, maxmask, guess = -1;
+/* What solve and score share: read the position (and the optional value named last in kwlist), set up the
+ * search, take the Solver and its table.  On success the Solver is busy: the caller searches, then frees it. */
+static int begin_search(SolverObject *self, PyObject *args, PyObject *kw, char **kwlist, Ctx *c, int *extra) {
+    int np, rule, trump, leader, maxmask;
     unsigned long long max_nodes = 0;
     PyObject *hands, *played;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|iK", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask,
-                                     &guess, &max_nodes))
-        return NULL;
+                                     extra, &max_nodes))
+        return -1;
+    if (setup_ctx(c, np, rule, trump, hands, leader, played, maxmask) < 0) return -1;
+    c->node_limit = max_nodes;
+    if (acquire(self) < 0) return -1;
+    attach(self, c, maxmask);
+    return 0;
+}
+
+static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "guess", "max_nodes", NULL};
+    int guess = -1;
     Ctx c;
-    if (setup_ctx(&c, np, rule, trump, hands, leader, played, maxmask) < 0) return NULL;
-    c.node_limit = max_nodes;
-    if (acquire(self) < 0) return NULL;
-    attach(self, &c, maxmask);
+    if (begin_search(self, args, kw, kwlist, &c, &guess) < 0) return NULL;
     int value;
     Py_BEGIN_ALLOW_THREADS
     value = solve_value(&c, guess);
@@ -203,17 +211,9 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
 /* value of every legal card of the player to move: list of (card code, MAX tricks) */
 static PyObject *Solver_score(SolverObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"np", "rule", "trump", "hands", "leader", "played", "maxmask", "value", "max_nodes", NULL};
-    int np, rule, trump, leader, maxmask, known = -1;
-    unsigned long long max_nodes = 0;
-    PyObject *hands, *played;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiOiOi|iK", kwlist, &np, &rule, &trump, &hands, &leader, &played, &maxmask,
-                                     &known, &max_nodes))
-        return NULL;
+    int known = -1;
     Ctx c;
-    if (setup_ctx(&c, np, rule, trump, hands, leader, played, maxmask) < 0) return NULL;
-    c.node_limit = max_nodes;
-    if (acquire(self) < 0) return NULL;
-    attach(self, &c, maxmask);
+    if (begin_search(self, args, kw, kwlist, &c, &known) < 0) return NULL;
     Move mv[MAXMOVES];
     int values[MAXMOVES];
     int nm;
