@@ -22,15 +22,24 @@ async function call(method, path, body) {
   return data;
 }
 
+// A name is owned by the first browser to use it, and the server's answer to its first use sets the cookie
+// that proves it: a table made or joined under that name waits for the name's own request to be answered,
+// or the two requests race and the one that loses is refused as using someone else's name.
+let nameSettled = Promise.resolve();
+
 export const api = {
   games: () => call("GET", "/api/games"),
   resolve: (game, preset, options) => call("POST", `/api/games/${game}/resolve`, { preset, options }),
   tables: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
-  create: (body) => call("POST", "/api/tables", body),
-  join: (id, seat, invite, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, invite, name: name || null }),
+  create: async (body) => { await nameSettled; return call("POST", "/api/tables", body); },
+  join: async (id, seat, invite, name) => { await nameSettled; return call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, invite, name: name || null }); },
   claim: (id, claim) => call("POST", `/api/tables/${encodeURIComponent(id)}/claim`, { claim }),
   replay: (id, deal) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay/${deal}`),
-  person: (name) => call("POST", "/api/people", { name }),
+  person: (name) => {
+    const answered = call("POST", "/api/people", { name });
+    nameSettled = answered.catch(() => null);
+    return answered;
+  },
   stats: (name) => call("GET", `/api/people/${encodeURIComponent(name)}/stats`),
 };
