@@ -61,6 +61,7 @@ class Socket:
         self.state: dict[str, Any] | None = None
         self.raw = ""  # the last message as it came
         self.patch_sizes: list[int] = []  # bytes of every patch received
+        self.patch_ended_deal: list[bool] = []  # for each patch: did it end a deal (a whole new hand, or the match over)?
         self._moved_at = -1  # the seq of the last state this socket acted on
 
     def close(self) -> None:
@@ -83,7 +84,9 @@ class Socket:
         message = json.loads(self.raw)
         if message["type"] == "patch":
             self.patch_sizes.append(len(self.raw))
+            before = deal_and_status(self.state)
             message = follow_patch(self.state, message)
+            self.patch_ended_deal.append(deal_and_status(message) != before)
         if message["type"] == "state":
             self.state = message
         return message
@@ -109,6 +112,12 @@ class Socket:
         if self.state is not None and ready(self.state):
             return self.state
         return self.receive_until(ready)
+
+
+def deal_and_status(state: dict[str, Any] | None) -> tuple[Any, Any]:
+    """Which deal a state shows and whether its match is on: when either changes, so does most of the view."""
+    state = state or {}
+    return state.get("view", {}).get("deal_number"), state.get("table", {}).get("status")
 
 
 def follow_patch(state: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, Any]:
