@@ -69,6 +69,12 @@ export function refusalText(refusal, seatLabel = seatName) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// Why a request to the server failed (an ApiError, or the network), in the person's language.
+export function errorText(error) {
+  if (error && error.key !== undefined) return refusalText({ key: error.key, params: error.params, code: error.code, message: error.message });
+  return lang === "en" && error && error.message ? error.message : t("table.refused");
+}
+
 // A computer player's reason for a hint {key, params, reason}, in the player's language; the English sentence
 // only on an English page (a player whose reason has no key), nothing on another page.
 export function hintText(hint) {

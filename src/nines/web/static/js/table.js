@@ -12,7 +12,7 @@ import { claimFromAddress, offerSeat } from "./seating.js";
 import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
-import { hintText, refusalText } from "./refusals.js";
+import { errorText, hintText, refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
@@ -607,7 +607,7 @@ export class TableShell {
         h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
-    try { await load(1); } catch (error) { body.textContent = error.message; }
+    try { await load(1); } catch (error) { body.textContent = errorText(error); }
   }
 
   // -- keyboard ------------------------------------------------------------------------------------
