@@ -84,6 +84,8 @@ class TableInfo:
     buckets_used: int
     entries: int
     last_nodes: int
+    last_tricks: int
+    """tricks completed in the last call's search (DDS reports its search effort in these)"""
     total_nodes: int
     replaced_buckets: int
 

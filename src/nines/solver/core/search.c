@@ -87,7 +87,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         if (r >= 0) return r;
     }
     Trick tk;
-    const int read = nt > 0 && c->use_trick_cut && c->tricks_left > 1;
+    const int read = (c->use_trick_cut >> nt & 1) && c->tricks_left > 1; /* never at the lead: bit 0 is 0 */
     if (read) {
         read_trick(c, &tk);
         int r = trick_cut(c, &tk, c->target - c->won, rel);
