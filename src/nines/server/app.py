@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 
 from ..games import GAME_MODULES, UnknownGame, get_game
-from ..games.contract import RulesError, options_to_dict
+from ..games.contract import Reason, RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
@@ -237,6 +237,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         detail = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in error.errors())
+        # a check that says why in keyed words (a person's name): the page says it in the person's language
+        said = [e["ctx"]["error"].args[0] for e in error.errors() if isinstance(e.get("ctx", {}).get("error"), ValueError)]
+        if len(error.errors()) == 1 and said and isinstance(said[0], Reason):
+            return error_response(TableError(ErrorCode.MALFORMED, detail, key=said[0].key, params=said[0].params))
         return error_response(TableError(ErrorCode.MALFORMED, detail or "malformed request"))
 
     # -- pages -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import get_game
+from ..games.contract import Reason
 from ..review import ReviewError, Solvers, review_deal
 from ..review.discards import review_rummy_deal
 from .logs import log
@@ -73,9 +74,9 @@ def review_job(table: Table, number: int) -> ReviewJob:
     """The job for deal ``number`` of ``table`` (call under the table's lock); refuses a deal in play."""
     deals = table.state.record()["deals"]
     if not 1 <= number <= len(deals):
-        raise TableError(ErrorCode.NOT_FOUND, f"this match has deals 1 to {len(deals)}")
+        raise TableError(ErrorCode.NOT_FOUND, Reason("server.deal_range", f"this match has deals 1 to {len(deals)}", deals=len(deals)))
     if deals[number - 1].get("result") is None:
-        raise TableError(ErrorCode.FORBIDDEN, "a deal is reviewed once it is over (the review shows every hand)")
+        raise TableError(ErrorCode.FORBIDDEN, Reason("server.review_after", "a deal is reviewed once it is over (the review shows every hand)"))
     game = table.spec.id
     options = table.spec.options_from_record(table.options)
     kept = tuple(deals[:number]) if game == "rummy" else (deals[number - 1],)

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from ..bots import Player, make_player, players_for
 from ..games import GameSpec, UnknownGame, get_game
-from ..games.contract import GameState, MatchOver, OutOfTurn, RulesError, options_to_dict
+from ..games.contract import GameState, MatchOver, OutOfTurn, Reason, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from . import fronts
 from .config import ServerConfig
@@ -76,13 +76,16 @@ class TableError(Exception):
     """A refused request: a typed code for programs and a sentence for people.
 
     ``key`` and ``params`` let a page say it in the player's language (``web/static/refusals.json``):
-    the rules' own key for a move the rules refuse, ``server.<code>`` for the server's refusals.
+    the rules' own key for a move the rules refuse, a :class:`Reason` as the message gives its own,
+    ``server.<code>`` otherwise.
     """
 
     def __init__(self, code: ErrorCode, message: str, *, key: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        if key is None and isinstance(message, Reason):
+            key, params = message.key, message.params
         self.key = key or f"server.{code.value}"
         self.params = dict(params or {})
 
@@ -470,7 +473,7 @@ class TableManager:
         if table is not None:
             return table
         if not valid_table_id(table_id):  # never looked up: no lock, no query (a NUL once failed on PostgreSQL)
-            raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id[:40]!r}")
+            raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_table", f"there is no table {table_id[:40]!r}"))
         # one load per table at a time; the lock lives only while someone is loading it
         lock, waiting = self._loading.get(table_id, (asyncio.Lock(), 0))
         self._loading[table_id] = (lock, waiting + 1)
@@ -481,7 +484,7 @@ class TableManager:
                     return table
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
                 if stored is None:
-                    raise TableError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}")
+                    raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_table", f"there is no table {table_id!r}"))
                 # replaying a long match takes seconds: never on the event loop (the stored rows are this call's own)
                 table = await asyncio.to_thread(self._rebuild, stored)
                 if not table.state.is_over:
@@ -630,7 +633,8 @@ class TableManager:
             )
         mine = [seat for seat, choice in request.seats.items() if choice.kind == "me"]
         if len(mine) > 1:
-            raise TableError(ErrorCode.MALFORMED, "you can take one seat; leave the others open for friends or give them to computer players")
+            raise TableError(ErrorCode.MALFORMED, Reason("server.one_seat", "you can take one seat; leave the others open for "
+                                                         "friends or give them to computer players"))
         available = players_for(spec.id)
         stand_in = request.stand_in or self.config.stand_in
         if stand_in not in available:
@@ -701,14 +705,16 @@ class TableManager:
     async def join(self, table_id: str, request: JoinSeat) -> Seated:
         table = await self.get(table_id)
         if not hmac.compare_digest(request.invite.encode(), table.invite.encode()):  # bytes: any text compares
-            raise TableError(ErrorCode.FORBIDDEN, "this invitation is not valid for this table")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.invite_invalid", "this invitation is not valid for this table"))
         if table.state.is_over:
-            raise TableError(ErrorCode.MATCH_OVER, "this match is over: its seats can no longer be taken (you can watch its replay)")
+            raise TableError(ErrorCode.MATCH_OVER, Reason("server.seats_closed", "this match is over: its seats can no longer be "
+                                                          "taken (you can watch its replay)"))
         token = secrets.token_urlsafe(24)
         async with table.lock:
             seat = table.seats.get(request.seat)
             if seat is None:
-                raise TableError(ErrorCode.NOT_FOUND, f"there is no seat {request.seat}; the seats are {' '.join(table.seats)}")
+                raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_seat", f"there is no seat {request.seat}; the seats are "
+                                                             f"{' '.join(table.seats)}", seat=request.seat, seats=list(table.seats)))
             try:
                 await asyncio.to_thread(self.store.take_seat, table.id, request.seat, hash_token(token), request.name)
             except SeatTaken:
@@ -730,9 +736,9 @@ class TableManager:
             return None
         held = table.seats.get(seat)
         if held is None or held.kind != "human" or held.token_hash is None or token is None:
-            raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
+            raise TableError(ErrorCode.FORBIDDEN, _own_token(seat))
         if not hmac.compare_digest(held.token_hash.encode(), hash_token(token).encode()):
-            raise TableError(ErrorCode.FORBIDDEN, f"seat {seat} can only be used with its own token")
+            raise TableError(ErrorCode.FORBIDDEN, _own_token(seat))
         return seat
 
     def seat_of_cookie(self, table: Table, cookie: str | None) -> str | None:
@@ -754,16 +760,12 @@ class TableManager:
         table = await self.get(table_id)
         seat, _, secret = claim.partition(".")
         if seat not in table.seats or not secret:
-            raise TableError(ErrorCode.FORBIDDEN, "this link is not a seat of this table; you can watch it")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.claim_invalid", "this link is not a seat of this table; you can watch it"))
         token = secrets.token_urlsafe(24)
         async with table.lock:
             used = await asyncio.to_thread(self.store.use_claim, table.id, seat, hash_token(secret), hash_token(token))
             if not used:
-                raise TableError(
-                    ErrorCode.CONFLICT,
-                    f"this link was already used: seat {seat} belongs to the browser that opened it first. "
-                    "You can watch the table" + (f", or take an open seat: {_open_seats(table)}" if _open_seats(table) else ""),
-                )
+                raise TableError(ErrorCode.CONFLICT, _claim_used_message(table, seat))
             table.seats[seat].token_hash = hash_token(token)
             for connection in list(table.connections):
                 if connection.seat == seat:
@@ -778,7 +780,7 @@ class TableManager:
     async def device_link(self, table: Table, seat: str | None) -> DeviceLinkMessage:
         """A one-time address that moves ``seat`` to whichever browser opens it first."""
         if seat is None:
-            raise TableError(ErrorCode.FORBIDDEN, "only a seated player can move their seat to another device")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.device_seated", "only a seated player can move their seat to another device"))
         claim = secrets.token_urlsafe(18)
         await asyncio.to_thread(self.store.set_claim, table.id, seat, hash_token(claim))
         return DeviceLinkMessage(url=claim_url(table, seat, claim))
@@ -790,9 +792,9 @@ class TableManager:
         asked; one who accepts is seated at once (the token is returned); one who declines leaves an
         open seat."""
         if seat is None or table.seats[seat].kind != "human":
-            raise TableError(ErrorCode.FORBIDDEN, "the people who played the match are asked to play again")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.again_players", "the people who played the match are asked to play again"))
         if not table.state.is_over:
-            raise TableError(ErrorCode.WAITING, "play again opens when this match is over")
+            raise TableError(ErrorCode.WAITING, Reason("server.again_waiting", "play again opens when this match is over"))
         async with table.lock:
             if table.next_table is None:
                 table.next_table = await asyncio.to_thread(self.store.next_table_of, table.id)
@@ -907,7 +909,7 @@ class TableManager:
     async def act(self, table: Table, seat: str | None, seq: int, text: str) -> AckMessage:
         """Validate, store, apply and acknowledge one move by ``seat``; the state is unchanged if refused."""
         if seat is None:
-            raise TableError(ErrorCode.FORBIDDEN, "spectators watch; to play, take a seat with an invitation")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
         async with table.lock:
             await self._catch_up(table)
             self._check_seq(table, seq)
@@ -1072,7 +1074,7 @@ class TableManager:
 
     async def set_pace(self, table: Table, seat: str | None, seq: int, delay_ms: int) -> None:
         if seat is None:
-            raise TableError(ErrorCode.FORBIDDEN, "only the players at the table set its pace")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.pace_players", "only the players at the table set its pace"))
         async with table.lock:
             self._check_seq(table, seq)
             await asyncio.to_thread(self.store.set_pace, table.id, delay_ms)
@@ -1097,7 +1099,7 @@ class TableManager:
         if not table.hints:
             raise TableError(ErrorCode.HINTS_OFF, "hints are turned off at this table")
         if seat is None:
-            raise TableError(ErrorCode.FORBIDDEN, "hints are for the players at the table")
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.hints_players", "hints are for the players at the table"))
         async with table.lock:
             self._check_seq(table, seq)
             if table.state.is_over:
@@ -1111,9 +1113,9 @@ class TableManager:
             return kept  # type: ignore[no-any-return]
         chosen = self.hint_player(table.spec.id)
         if chosen is None:
-            raise TableError(ErrorCode.HINTS_OFF, "no computer player can give hints for this game")
+            raise TableError(ErrorCode.HINTS_OFF, Reason("server.hints_none", "no computer player can give hints for this game"))
         if not self.hint_desk.start(table.id, seat):
-            raise TableError(ErrorCode.LIMIT, "a hint for your seat is being worked out: it comes in a moment")
+            raise TableError(ErrorCode.LIMIT, Reason("server.hint_pending", "a hint for your seat is being worked out: it comes in a moment"))
         hint = None
         try:
             name, player = chosen
@@ -1148,10 +1150,24 @@ def _open_seats(table: Table) -> str:
     return " ".join(s.seat for s in table.seats.values() if s.kind == "open")
 
 
-def _taken_message(table: Table, seat: str) -> str:
+def _taken_message(table: Table, seat: str) -> Reason:
     others = _open_seats(table)
-    more = f", or take another open seat: {others}" if others else ""
-    return f"seat {seat} has already been taken; you can watch the table{more}"
+    if others:
+        return Reason("server.seat_taken_open", f"seat {seat} has already been taken; you can watch the table, or take "
+                      f"another open seat: {others}", seat=seat, seats=others.split())
+    return Reason("server.seat_taken", f"seat {seat} has already been taken; you can watch the table", seat=seat)
+
+
+def _claim_used_message(table: Table, seat: str) -> Reason:
+    said = f"this link was already used: seat {seat} belongs to the browser that opened it first. You can watch the table"
+    others = _open_seats(table)
+    if others:
+        return Reason("server.claim_used_open", f"{said}, or take an open seat: {others}", seat=seat, seats=others.split())
+    return Reason("server.claim_used", said, seat=seat)
+
+
+def _own_token(seat: str) -> Reason:
+    return Reason("server.own_token", f"seat {seat} can only be used with its own token", seat=seat)
 
 
 def mark_stand_ins(record: dict[str, Any], stand_ins: dict[int, str]) -> None:
