@@ -15,7 +15,7 @@ from nines.server.store import SeqConflict, Store, StoredAction, StoredTable
 
 def _table(store: Store, table_id: str) -> None:
     store.insert_table(StoredTable(id=table_id, game="neuf", preset=None, options={}, seed=1, hints=True, bot_delay_ms=0,
-                                   public=False, invite="x", status="playing", winners=[], created_at=dt.datetime(2026, 1, 1)))
+                                   public=False, invite="x", status="playing", winners=[], created_at=dt.datetime.now(dt.UTC).replace(tzinfo=None)))
 
 
 def _move(seq: int, action: str = "keep") -> StoredAction:
