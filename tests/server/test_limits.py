@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from nines.server.app import SocketConnection
-from nines.server.limits import Limits
+from nines.server.limits import Limits, MessageWindow
 from nines.server.messages import ErrorCode
 from nines.server.tables import TableError
 
@@ -349,3 +349,13 @@ def test_live_tables_per_address_are_bounded(make_client: Callable[..., TestClie
         refused = client.post("/api/tables", json={"game": "neuf", "seats": SEATS})
         assert refused.status_code == 429 and refused.json()["code"] == "limit"
         assert "2 tables in play already" in refused.json()["message"]
+
+
+def test_a_sockets_message_window_allows_most_in_any_second_and_no_more() -> None:
+    window = MessageWindow(3)
+    assert [window.refusal(t) for t in (0.0, 0.1, 0.2)] == [None, None, None]
+    assert window.refusal(0.5) == "more than 3 messages a second; slow down"  # four within one second
+    assert window.refusal(0.99) is not None  # a refused message is not counted, and the first is still in the window
+    assert window.refusal(1.0) is None  # the first has left the window: one more
+    assert window.refusal(1.05) is not None  # 0.1, 0.2 and 1.0 are within the second before 1.05
+    assert window.refusal(1.2) is None

@@ -179,7 +179,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     instance = config.instance or uuid.uuid4().hex[:8]
     store = Store(config.database_url)
     manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
-    reviews = Reviews(store)
+    reviews = Reviews(store, processes=config.review_processes)
     manager.action_listeners.append(reviews.after_action)
 
     @contextlib.asynccontextmanager
@@ -477,7 +477,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     async def _seated_socket(websocket: WebSocket, table: Table, seat: str | None, address: str) -> None:
         conn = SocketConnection(websocket, seat, limits.queued_bytes)
-        socket_key = f"{address}:{id(conn)}"
+        sent = rates.messages()  # this socket's own message rate
         pump = asyncio.create_task(conn.pump())
         await manager.attach(table, conn)
         log.info("socket.open", table=table.id, seat=seat or "spectator")
@@ -494,7 +494,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
                     continue
-                if (too_fast := rates.message(socket_key)) is not None:
+                if (too_fast := sent.refusal()) is not None:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
                 await _dispatch(manager, table, conn, data)

@@ -169,7 +169,7 @@ class TableDriver:
         async with table.lock:
             if table.seq != seq:
                 return
-            view = table.state.view(step.seat)
+            view = table.view(step.seat)
         decision = await self.manager.think(step.player.decide, view)
         await self.manager.commit_for(table, seq, step.seat, decision.action, stand_in=step.stand_in, why=step.why)
 

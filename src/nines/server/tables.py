@@ -34,6 +34,7 @@ from . import fronts
 from .config import ServerConfig
 from .delta import Shown
 from .driver import TableDriver
+from .journal import MoveJournal
 from .limits import HintDesk, valid_table_id
 from .logs import log
 from .messages import (
@@ -162,6 +163,10 @@ class Table:
     _stand_in_players: dict[str, Player] = field(default_factory=dict)
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
     shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
+    # the rules' views at this move, worked out once: every socket of a seat, its computer player, the
+    # statistics and the reviews all read the same one (see view())
+    _views: dict[str | None, tuple[Any, dict[str, Any] | None]] = field(default_factory=dict)
+    _views_at: tuple[int, int] = (0, -1)
 
     @property
     def seq(self) -> int:
@@ -175,6 +180,31 @@ class Table:
         if any(seat.kind == "open" for seat in self.seats.values()):
             return "waiting"
         return "playing"
+
+    def view(self, seat: str | None) -> Any:
+        """What the rules let ``seat`` see now (``None``: a spectator), worked out once per move.
+
+        A view is a frozen picture of the state: the same object can serve every reader until the
+        next move, when the cache starts again."""
+        return self._view(seat)[0]
+
+    def view_dict(self, seat: str | None) -> dict[str, Any]:
+        """:meth:`view` as plain JSON-ready data, worked out once per move (never change what it returns)."""
+        view, plain_view = self._view(seat)
+        if plain_view is None:
+            plain_view = view.to_dict()
+            self._views[seat] = (view, plain_view)
+        return plain_view
+
+    def _view(self, seat: str | None) -> tuple[Any, dict[str, Any] | None]:
+        at = (id(self.state), self.seq)
+        if at != self._views_at:
+            self._views.clear()
+            self._views_at = at
+        cached = self._views.get(seat)
+        if cached is None:
+            cached = self._views[seat] = (self.state.view(seat), None)
+        return cached
 
     def connected_seats(self) -> set[str]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -282,29 +312,43 @@ class Table:
             practice=self.practice,
         )
 
-    def state_for(self, seat: str | None, info: TableInfo | None = None, views: dict[str | None, dict[str, Any]] | None = None) -> StateMessage:
-        views = views if views is not None else {}
-        if seat not in views:
-            views[seat] = self.state.view(seat).to_dict()
+    def state_for(self, seat: str | None, info: TableInfo | None = None) -> StateMessage:
+        """The whole state one seat is shown (``None``: a spectator), as the API documents it."""
         return StateMessage(
             seq=self.seq,
             you=seat,
             table=info or self.info(),
-            view=views[seat],
+            view=self.view_dict(seat),
             last=self.last,
             # invitations for open seats are for the people at the table, while the match is on
             invite=self.invite if seat is not None and not self.state.is_over else None,
         )
 
+    def state_body(self, seat: str | None, info: TableInfo | dict[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`state_for` as the JSON data sent, built without the model's validation (every socket
+        after every move gets one of these: the model's checks there cost more than all else).  A test
+        holds it equal, key for key and in order, to ``state_for(...).model_dump(mode="json")``."""
+        info = info if info is not None else self.info()
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "you": seat,
+            "table": info if isinstance(info, dict) else info.model_dump(mode="json"),
+            "view": self.view_dict(seat),
+            "last": None if self.last is None else self.last.model_dump(mode="json"),
+            # invitations for open seats are for the people at the table, while the match is on
+            "invite": self.invite if seat is not None and not self.state.is_over else None,
+            "rev": 0,
+        }
+
     def broadcast(self) -> None:
         """Queue each socket what changed in its own view of the table (call under the lock)."""
-        info = self.info()
-        views: dict[str | None, dict[str, Any]] = {}
-        self.shown.change(self.connections, lambda seat: self.state_for(seat, info, views).model_dump(mode="json"))
+        info = self.info().model_dump(mode="json")
+        self.shown.change(self.connections, lambda seat: self.state_body(seat, info))
 
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
-        self.shown.whole(connection, self.state_for(connection.seat).model_dump(mode="json"))
+        self.shown.whole(connection, self.state_body(connection.seat))
 
 
 class TableManager:
@@ -323,6 +367,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.hint_desk = HintDesk(config.limits.hint_cache)
+        self.journal = MoveJournal(store)  # moves stored by group commit
         # computer players and hints think in their own few threads: the default pool stays the database's
         self.thinking = ThreadPoolExecutor(max_workers=config.limits.computer_threads, thread_name_prefix="nines-think")
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
@@ -356,6 +401,7 @@ class TableManager:
         for table in list(self.tables.values()):
             if table.driver is not None:
                 await table.driver.stop()
+        await self.journal.close()
         await self.broker.close()
         self.thinking.shutdown(wait=False, cancel_futures=True)
 
@@ -924,7 +970,7 @@ class TableManager:
         assert seat is not None
         stored = StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action), stand_in=stand_in)
         try:
-            await asyncio.to_thread(self.store.append_action, table.id, stored)
+            await self.journal.append(table.id, stored)
         except SeqConflict:
             # another process took this move first: follow it, and refuse ours as stale
             await self._catch_up(table, force=True)
@@ -1000,7 +1046,7 @@ class TableManager:
         if not people or table.practice:  # solo practice from a chosen seed does not count
             return
         state = table.state
-        number = _deal_number(state)
+        number = _deal_number(table)
         if number is not None and number - 1 <= table.deals_counted and not (state.is_over and not table.match_counted):
             return
         record = state.record()
@@ -1061,7 +1107,7 @@ class TableManager:
             if table.state.acting_seat != seat:
                 raise TableError(ErrorCode.OUT_OF_TURN, f"a hint is for your turn; {table.state.acting_seat} is to act",
                                  key="server.hint_turn", params={"seat": table.state.acting_seat})
-            view = table.state.view(seat)
+            view = table.view(seat)
         kept = self.hint_desk.kept(table.id, seat, seq)
         if kept is not None:  # asked again at the same position: the same answer, no new search
             return kept  # type: ignore[no-any-return]
@@ -1158,7 +1204,7 @@ def _deal_source(stored: StoredTable) -> DealSource:
     return stored.seed
 
 
-def _deal_number(state: GameState) -> int | None:
+def _deal_number(table: Table) -> int | None:
     """The deal in progress, if the game's view says (``deal_number``)."""
-    number = getattr(state.view(None), "deal_number", None)
+    number = getattr(table.view(None), "deal_number", None)
     return number if isinstance(number, int) else None
