@@ -176,7 +176,7 @@ def test_a_whole_rummy_hand_with_the_keyboard_keeps_the_focus_in_the_hand(pages:
             assert focused(page)["inHand"], "after drawing the focus left the hand"
             continue
         discards = {a.split()[1] for a in legal(page) if a.startswith("discard ")}
-        where = arrow_to(page, lambda f: f["code"] in discards)
+        where = arrow_to(page, lambda f, discards=discards: f["code"] in discards)
         page.keyboard.press("Enter")  # select the card
         page.wait_for_selector(f".rummy-hand button.card.selected[data-code='{where['code']}']")
         assert focused(page)["code"] == where["code"], "selecting a card keeps the focus on it"
