@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import Pages, screenshot
-from .seating import open_table
+from .seating import SIZES, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -26,9 +26,11 @@ def serious_violations(page: Any) -> list[str]:
     ]
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_server: Any, lang: str) -> None:
-    page = pages.new(locale=f"{lang}-CA")
+def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_server: Any, lang: str, size: str) -> None:
+    """On a phone (touch) and on a laptop: the phone's compact header, toolbar and action bar are checked too."""
+    page = pages.new(locale=f"{lang}-CA", **SIZES[size])
     found: dict[str, list[str]] = {}
     page.goto(live_server.url + "/")
     page.wait_for_selector(".setup button[type=submit]")
@@ -43,7 +45,7 @@ def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_
     # that address answers 404 on purpose (the browser reports it as a failed load)
     pages.errors[:] = [e for e in pages.errors if "no-such-game" not in e]
     for game in GAMES:
-        table = open_table(pages, live_server, game, "laptop", locale=f"{lang}-CA")
+        table = open_table(pages, live_server, game, size, locale=f"{lang}-CA")
         table.wait_for_selector(".status-line.my-turn")
         found[f"{game} table"] = serious_violations(table)
     problems = {where: v for where, v in found.items() if v}
