@@ -67,6 +67,21 @@ def test_every_server_refusal_has_both_languages() -> None:
         assert not missing, f"no {lang} sentence for the server's {missing}"
 
 
+def test_every_keyed_server_refusal_has_both_languages() -> None:
+    """The server's own refusals of a table's life (seats, names, links, limits) are keyed where they are raised."""
+    found: set[str] = set()
+    for path in (ROOT / "src" / "nines" / "server").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Reason" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    found.add(first.value)
+    assert {"server.seat_taken", "server.name_owned", "server.claim_used", "name.angle", "server.limit_tables"} <= found
+    for lang in LANGS:
+        missing = sorted(found - set(TABLE[lang]))
+        assert not missing, f"no {lang} sentence for {missing}"
+
+
 def test_both_languages_say_the_same_things_differently() -> None:
     assert set(TABLE["en"]) == set(TABLE["fr"])
     for key, english in TABLE["en"].items():

@@ -84,3 +84,57 @@ def test_rummy_draw_lay_and_discard_fit(pages: Pages, live_server: Any, size: st
     tap(page, "[data-action=discard]:not([disabled])")
     page.wait_for_timeout(300)
     fits(page, f"layout-rummy-after-{size}", hand)
+
+
+# Seed 38 (three players, computer players "basic"): seat 1, drawing from the stock and throwing the last
+# card it may, can lay a set on its turn 5, then swap a natural card for a wild and extend a set in the same turn
+# (found by playing the same choices through the rules; the test checks each is offered when it comes).
+RUMMY_SEED = 38
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rummy_lay_swap_and_extend_fit(pages: Pages, live_server: Any, size: str) -> None:
+    """Each of rummy's set plays at its own decision: the hand, the selected cards' control (Lay, or the set on the
+    table that takes the card) inside the screen before acting, and the hand after."""
+    from .driving import clear_selection, legal_actions, select_cards
+
+    page = open_table(pages, live_server, "rummy", size, seed=RUMMY_SEED)
+    hand = HAND.format(seat="1")
+    checked: list[str] = []
+    for _ in range(60):
+        page.wait_for_function(
+            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length", timeout=20_000)
+        legal = legal_actions(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        if "draw stock" in legal:
+            tap(page, "button[data-pile=stock].legal")
+            page.wait_for_selector("[data-action=discard]")
+            continue
+        move = next((a for verb in ("swap", "lay", "extend") if verb not in checked
+                     for a in legal if a.startswith(verb + " ")), None)
+        seq = page.locator(".table-shell").get_attribute("data-seq")
+        if move is None:
+            # nothing new to check: throw the last card the rules let go
+            discard = [a for a in legal if a.startswith("discard ")][-1]
+            assert select_cards(page, [discard.split()[1]])
+            tap(page, "[data-action=discard]:not([disabled])")
+        else:
+            verb, words = move.split()[0], move.split()
+            cards = [w.split("=")[0] for w in words[1:]] if verb == "lay" else [words[2].split("=")[0]]
+            assert select_cards(page, cards), move
+            page.evaluate("window.scrollTo(0, 0)")
+            control = "[data-action=lay]:not([disabled])" if verb == "lay" else f"button.table-set.target[data-set='{words[1]}']"
+            fits(page, f"layout-rummy-{verb}-{size}", hand, control)
+            tap(page, control)
+            page.wait_for_timeout(100)
+            if page.locator("dialog[open] .choices button").count():  # the cards allow more than one move: this one
+                page.locator(f"dialog[open] .choices button[data-action='{move}']").click()
+            checked.append(verb)
+        page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
+        clear_selection(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        if move is not None:
+            fits(page, f"layout-rummy-after-{verb}-{size}", hand)
+        if len(checked) == 3:
+            break
+    assert sorted(checked) == ["extend", "lay", "swap"], f"only {checked} came up"

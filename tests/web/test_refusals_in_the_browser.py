@@ -73,3 +73,21 @@ def test_elyigit_and_rummy_refusals_say_the_rule(pages: Pages, live_server: Any,
     rummy.locator(".rummy-hand button.card").first.click(position={"x": 8, "y": 24})
     # in the first round no set may be laid: the L key asks anyway, and the reason comes back
     said(lang, "first_round", refusal_after(rummy, lambda: rummy.keyboard.press("l")))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_name_someone_else_owns_is_refused_in_the_page_language(pages: Pages, live_server: Any, lang: str) -> None:
+    """The lobby's refusals carry their key to the page (they reached it as the server's English sentence)."""
+    owner = f"Owner {lang}"
+    live_server.api("POST", "/api/people", {"name": owner})  # another browser uses the name first
+    page = pages.new(locale=f"{lang}-CA")
+    page.goto(live_server.url + "/")
+    page.fill("#person-name", owner)
+    page.press("#person-name", "Enter")
+    page.wait_for_selector("#toast.show.error")
+    text = page.locator("#toast").inner_text()
+    expected = {"en": "belongs to someone else", "fr": "appartient à quelqu'un d'autre"}[lang]
+    assert expected in text and owner in text, text
+    if lang == "fr":
+        assert not ENGLISH_WORDS.search(text), f"English on a French page: {text}"
+    pages.errors[:] = [e for e in pages.errors if "409 (Conflict)" not in e]  # the refused request, as the console says

@@ -9,12 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..games.contract import Action
+from ..games.contract import Action, Reason
+
+__all__ = ["Decision", "Player", "Reason", "UnknownPlayer"]
 
 
 @dataclass(frozen=True)
 class Decision:
-    """An action and a one-line reason a person can read (used for hints)."""
+    """An action and a one-line reason a person can read (used for hints).
+
+    The reason is a :class:`Reason`: its English sentence, and a message key (``hint.*``) with parameters
+    that a page says in the player's language (``web/static/hints.json``); a parameter may itself be a
+    :class:`Reason`, a phrase said in the same language."""
 
     action: Action
     reason: str = ""

@@ -23,7 +23,7 @@ from ..cards import SUITS, Card, Suit, ace_low, deck_36
 from ..games.elyigit import Bid, ElyigitView, NameTrump, Pass, PlayRules, legal_plays, trick_winner
 from ..games.elyigit.options import partner_of, side_of
 from ..games.tricks import Play, parse_trump
-from .base import Decision
+from .base import Decision, Reason
 
 # What a hand is worth in tricks.  Fitted on 600 deals played out by this player in
 # every seat with a contract of five: the declaring side took about
@@ -198,7 +198,7 @@ class ElyigitBasic:
             return self._bid(view)
         if view.phase == "trump":
             trump, estimate = best_trump(view.hand, view.no_trumps)
-            return Decision(NameTrump(trump), f"my hand is worth about {estimate:.1f} tricks with these trumps")
+            return Decision(NameTrump(trump), Reason("hint.elyigit.trump_worth", f"my hand is worth about {estimate:.1f} tricks with these trumps", tricks=round(estimate, 1)))
         return self._play(view)
 
     # -- the auction -----------------------------------------------------------------
@@ -220,14 +220,14 @@ class ElyigitBasic:
         side = SIDE_BASE + SIDE_SCALE * estimate + support - self.margin
         bids = sorted(int(a.split()[1]) for a in view.legal if a.startswith("bid"))
         if not bids:
-            return Decision(Pass(), "nobody can bid higher")
+            return Decision(Pass(), Reason("hint.elyigit.no_higher", "nobody can bid higher"))
         need = bids[0] - BID_SLACK
         if view.high_bidder == partner:
             # Take the contract off partner only with tricks to spare.
             need += 0.5
         if side >= need:
-            return Decision(Bid(bids[0]), f"our side looks good for about {side:.1f} tricks")
-        return Decision(Pass(), f"our side looks good for only about {side:.1f} tricks")
+            return Decision(Bid(bids[0]), Reason("hint.elyigit.side_good", f"our side looks good for about {side:.1f} tricks", tricks=round(side, 1)))
+        return Decision(Pass(), Reason("hint.elyigit.side_short", f"our side looks good for only about {side:.1f} tricks", tricks=round(side, 1)))
 
     # -- the play --------------------------------------------------------------------
 
@@ -235,7 +235,7 @@ class ElyigitBasic:
         table = _Table(view)
         legal = [Card.parse(text.split()[1]) for text in view.legal]
         if len(legal) == 1:
-            return Decision(Play(legal[0]), f"{legal[0].pretty} is the only card the rule allows")
+            return Decision(Play(legal[0]), Reason("hint.only_card", f"{legal[0].pretty} is the only card the rule allows", card=legal[0]))
         if not table.current:
             return self._lead(table, legal)
         return self._follow(table, legal)
@@ -259,24 +259,24 @@ class ElyigitBasic:
             keepers = [c for c in legal if trick_winner(trick + [c], trump) != len(trick)]
             if safe and keepers:
                 card = self._discard(keepers, trump)
-                return Decision(Play(card), f"my partner's card holds the trick: {card.pretty} costs nothing")
+                return Decision(Play(card), Reason("hint.partner_holds", f"my partner's card holds the trick: {card.pretty} costs nothing", card=card))
         winners = [c for c in legal if trick_winner(trick + [c], trump) == len(trick)]
         if winners:
             unbeatable = [c for c in winners if not any(table.could_beat(s, trick + [c]) for s in opponents_later)]
             if unbeatable:
                 card = cheap(unbeatable)
-                return Decision(Play(card), f"{card.pretty} is the cheapest card that takes the trick")
+                return Decision(Play(card), Reason("hint.cheapest_winner", f"{card.pretty} is the cheapest card that takes the trick", card=card))
             if not opponents_later:
                 card = cheap(winners)
-                return Decision(Play(card), f"{card.pretty} takes the trick")
+                return Decision(Play(card), Reason("hint.takes", f"{card.pretty} takes the trick", card=card))
             losers = [c for c in legal if c not in winners]
             if losers:
                 card = self._discard(losers, trump)
-                return Decision(Play(card), f"an opponent can still overtake: keep my winners, play {card.pretty}")
+                return Decision(Play(card), Reason("hint.keep_winners", f"an opponent can still overtake: keep my winners, play {card.pretty}", card=card))
             card = cheap(winners)
-            return Decision(Play(card), f"the rule makes me play high: {card.pretty}")
+            return Decision(Play(card), Reason("hint.forced_high", f"the rule makes me play high: {card.pretty}", card=card))
         card = self._discard(legal, trump)
-        return Decision(Play(card), f"cannot take this trick: {card.pretty}")
+        return Decision(Play(card), Reason("hint.cannot_take", f"cannot take this trick: {card.pretty}", card=card))
 
     def _discard(self, cards: list[Card], trump: Suit | None) -> Card:
         """The card least worth keeping: no trump if possible, a low card, from a short suit
@@ -296,23 +296,23 @@ class ElyigitBasic:
         master_trumps = [c for c in trumps if table.is_master(c)]
         if declaring and master_trumps and opponent_trumps and len(trumps) >= 2:
             card = max(master_trumps, key=_strength)
-            return Decision(Play(card), f"draw the opponents' trumps with {card.pretty}")
+            return Decision(Play(card), Reason("hint.draw_trumps", f"draw the opponents' trumps with {card.pretty}", card=card))
         # Cash a side card nobody can beat, unless an opponent will ruff it.
         for card in sorted(legal, key=lambda c: -_strength(c)):
             if card.suit == trump or not table.is_master(card):
                 continue
             if any(table.void_with_trumps(s, card.suit) for s in opponents):  # type: ignore[arg-type]
                 continue
-            return Decision(Play(card), f"cash {card.pretty}, the best card left in its suit")
+            return Decision(Play(card), Reason("hint.cash", f"cash {card.pretty}, the best card left in its suit", card=card))
         # Lead a suit my partner (or my dummy) must ruff.
         if trump is not None:
             for card in sorted(legal, key=_strength):
                 if card.suit != trump and table.void_with_trumps(partner, card.suit):  # type: ignore[arg-type]
-                    return Decision(Play(card), f"lead {card.pretty}: my partner is void and must ruff")
+                    return Decision(Play(card), Reason("hint.lead_to_ruff", f"lead {card.pretty}: my partner is void and must ruff", card=card))
         side = [c for c in legal if c.suit != trump] or legal
         lengths = Counter(c.suit for c in side)
         card = min(side, key=lambda c: (-lengths[c.suit], _strength(c)))
-        return Decision(Play(card), f"lead low from my longest suit: {card.pretty}")
+        return Decision(Play(card), Reason("hint.lead_low_longest", f"lead low from my longest suit: {card.pretty}", card=card))
 
 
 __all__ = ["ElyigitBasic", "best_trump", "estimate_tricks"]

@@ -33,11 +33,11 @@ from ..games.elyigit import ElyigitView
 from ..games.elyigit.options import left_of, side_of
 from ..games.tricks import Play
 from ..solver import make_position
-from .base import Decision
+from .base import Decision, Reason
 from .elyigit_basic import estimate_tricks
 from .elyigit_worlds import ElyigitKnowledge, code
 from .expert_neuf import shared_solver
-from .ismcts_elyigit import choose_call, choose_trump, contract_value, simulate_contracts
+from .ismcts_elyigit import choose_call, choose_trump, contract_value, simulate_contracts, solved_exactly
 from .sampling import resample
 from .tricksim import ACE_LOW_CARDS
 
@@ -124,7 +124,7 @@ class ElyigitExpert:
             knowledge = ElyigitKnowledge.from_view(view)
             worlds = self._worlds(view, knowledge, self.budget.trump_worlds)
             tricks = simulate_contracts(view, worlds, self.rng, self._solve_for(view))
-            return choose_trump(view, tricks, f"in {len(worlds)} likely deals solved exactly")
+            return choose_trump(view, tricks, solved_exactly(len(worlds)))
         return self._play(view)
 
     @staticmethod
@@ -152,12 +152,12 @@ class ElyigitExpert:
             best = [max(counts[i] for counts in theirs.values()) for i in range(len(worlds))]
             value = contract_value(best, view.high_bid)
             standing = value if side_of(view.high_bidder) == side_of(view.seat or "") else -value
-        return choose_call(view, tricks, f"in {len(worlds)} likely deals solved exactly", standing)
+        return choose_call(view, tricks, solved_exactly(len(worlds)), standing)
 
     def _play(self, view: ElyigitView) -> Decision:
         legal = [Card.parse(text.split()[1]) for text in view.legal]
         if len(legal) == 1:
-            return Decision(Play(legal[0]), f"{legal[0].pretty} is the only card the rule allows")
+            return Decision(Play(legal[0]), Reason("hint.only_card", f"{legal[0].pretty} is the only card the rule allows", card=legal[0]))
         assert view.declarer is not None and view.contract is not None and view.targets is not None
         knowledge = ElyigitKnowledge.from_view(view)
         seats = list(view.seats)
@@ -186,15 +186,19 @@ class ElyigitExpert:
         ranked = sorted(legal, key=preference, reverse=True)
         best = ranked[0]
         n = len(worlds)
-        whose = "the contract" if side == side_of(view.declarer) else "the defence"
-        reason = (
+        declaring = side == side_of(view.declarer)
+        whose = "the contract" if declaring else "the defence"
+        reason = Reason(
+            "hint.elyigit.reaches_contract" if declaring else "hint.elyigit.reaches_defence",
             f"{best.pretty} reaches {target} tricks for {whose} in {100 * reach[best] / n:.0f}% of {n} likely deals "
-            f"solved exactly ({tricks[best] / n:.1f} tricks to come)"
+            f"solved exactly ({tricks[best] / n:.1f} tricks to come)",
+            card=best, target=target, percent=round(100 * reach[best] / n), deals=n, tricks=round(tricks[best] / n, 1),
         )
         if len(ranked) > 1:
-            reason += f"; {ranked[1].pretty}: {100 * reach[ranked[1]] / n:.0f}%"
+            reason = Reason("hint.elyigit.runner_up", f"{reason}; {ranked[1].pretty}: {100 * reach[ranked[1]] / n:.0f}%",
+                            first=reason, card=ranked[1], percent=round(100 * reach[ranked[1]] / n))
         if mover != view.seat:
-            reason = f"dummy plays {reason}"
+            reason = Reason("hint.elyigit.dummy", f"dummy plays {reason}", reason=reason)
         return Decision(Play(best), reason)
 
 

@@ -34,7 +34,8 @@ from ..cards import Card, Suit, ace_high
 from ..games.neuf import Exchange, Keep, NeufView
 from ..games.tricks import Play
 from ..solver import Solver, SolverNodeLimit, make_position
-from .base import Decision
+from .base import Decision, Reason
+from .ismcts_neuf import centre_hand
 from .neuf_basic import estimate_tricks
 from .neuf_hand_value import hand_value
 from .neuf_worlds import EXTRA, NeufKnowledge
@@ -177,24 +178,27 @@ class NeufExpert:
                 continue  # too costly to solve now: the other deals and the hand model decide
             gains.append(values[1] - values[0])
         modelled = take_model - mine_model
-        whose = "the spare hand" if view.centre_from == "spare" else f"the hand {view.centre_from} left"
+        whose = centre_hand(view.centre_from)
         if gains:
             gain_solved = sum(gains) / len(gains)
             gain = (gain_solved + modelled) / 2
-            detail = f"{whose} is worth {gain:+.1f} tricks to me (solved {gain_solved:+.1f}, hand model {modelled:+.1f})"
+            detail = Reason("hint.neuf.exchange_worth", f"{whose} is worth {gain:+.1f} tricks to me (solved {gain_solved:+.1f}, "
+                            f"hand model {modelled:+.1f})", whose=whose, gain_delta=round(gain, 1),
+                            solved_delta=round(gain_solved, 1), model_delta=round(modelled, 1))
         else:
             gain = modelled
-            detail = f"{whose} is worth {gain:+.1f} tricks to me (hand model; no likely deal could be solved in time)"
+            detail = Reason("hint.neuf.exchange_worth_model", f"{whose} is worth {gain:+.1f} tricks to me (hand model; no likely "
+                            "deal could be solved in time)", whose=whose, gain_delta=round(gain, 1))
         if gain > 0:
-            return Decision(Exchange(), f"{detail}: exchange")
-        return Decision(Keep(), f"{detail}: keep")
+            return Decision(Exchange(), Reason("hint.then_exchange", f"{detail}: exchange", detail=detail))
+        return Decision(Keep(), Reason("hint.then_keep", f"{detail}: keep", detail=detail))
 
     # -- card play ---------------------------------------------------------------------
 
     def _play(self, view: NeufView) -> Decision:
         legal = [Card.parse(text.split()[1]) for text in view.legal]
         if len(legal) == 1:
-            return Decision(Play(legal[0]), f"{legal[0].pretty} is the only card I may play")
+            return Decision(Play(legal[0]), Reason("hint.only_card_mine", f"{legal[0].pretty} is the only card I may play", card=legal[0]))
         knowledge = NeufKnowledge.from_view(view)
         cards_left = len(view.hand)
         trump = None if knowledge.trump == NO_TRUMP else list(Suit)[knowledge.trump]
@@ -225,9 +229,15 @@ class NeufExpert:
         ranked = sorted(legal, key=preference, reverse=True)
         best = ranked[0]
         if n == 0:  # every total is 0: the ranking keeps trumps and high cards
-            return Decision(Play(best), f"no likely deal could be solved in time: {best.pretty}, keeping trumps and high cards")
+            return Decision(Play(best), Reason("hint.neuf.unsolved", f"no likely deal could be solved in time: {best.pretty}, keeping trumps and high cards", card=best))
         mine = "tricks for us" if view.form == "partners" else "tricks for me"
-        reason = f"{best.pretty} averages {totals[best] / n:.2f} {mine} of the {cards_left} left in {n} likely deals, solved exactly"
+        reason = Reason(
+            "hint.neuf.solved_us" if view.form == "partners" else "hint.neuf.solved_me",
+            f"{best.pretty} averages {totals[best] / n:.2f} {mine} of the {cards_left} left in {n} likely deals, solved exactly",
+            card=best, tricks=round(totals[best] / n, 2), left=cards_left, deals=n,
+        )
         if len(ranked) > 1:
-            reason += f" ({ranked[1].pretty}: {totals[ranked[1]] / n:.2f})"
+            second = round(totals[ranked[1]] / n, 2)
+            reason = Reason("hint.neuf.runner_up", f"{reason} ({ranked[1].pretty}: {totals[ranked[1]] / n:.2f})",
+                            first=reason, card=ranked[1], tricks=second)
         return Decision(Play(best), reason)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ..cards import Card, Rank, deck_54, parse_card
 from ..games.rummy import Discard, Draw, Extend, Lay, RummyView, Swap, parse_rummy_action
-from .base import Decision
+from .base import Decision, Reason
 from .rummy_plan import HIGH_ACE, LOW_ACE, TableRun, plan
 
 
@@ -176,11 +176,12 @@ class RummyReading:
 
     def stock_note(self, value: float) -> str:
         """How the draw explains what the stock is worth."""
-        return f"the stock {value:.1f} on average"
+        return Reason("hint.rummy.stock_average", f"the stock {value:.1f} on average", average=round(value, 1))
 
     def danger_note(self, share: float) -> str:
         """How the discard explains that a card would help an opponent."""
-        return f"; it helps an opponent in {100 * share:.0f}% of sampled hands"
+        return Reason("hint.rummy.helps_opponent", f"; it helps an opponent in {100 * share:.0f}% of sampled hands",
+                      percent=round(100 * share))
 
 
 def without(cards: Sequence[Card], remove: Sequence[Card]) -> list[Card]:
@@ -238,19 +239,21 @@ class RummyExpert:
         hand = list(view.hand)
         top = view.top_discard
         if Draw("discard") not in actions or top is None:
-            return Decision(Draw("stock"), "only the stock can be drawn")
+            return Decision(Draw("stock"), Reason("hint.rummy.only_stock", "only the stock can be drawn"))
         if Draw("stock") not in actions:
-            return Decision(Draw("discard"), "only the discard pile can be drawn")
+            return Decision(Draw("discard"), Reason("hint.rummy.only_pile", "only the discard pile can be drawn"))
         if reading.is_wild(top):
-            return Decision(Draw("discard"), f"take the wild {top.code}")
+            return Decision(Draw("discard"), Reason("hint.rummy.take_wild", f"take the wild {top.code}", card=top))
         with_top = self._after_best_discard(reading, hand + [top])
         pool = reading.stock_draws()
         total = sum(pool.values())
         expected = sum(n * self._after_best_discard(reading, hand + [card]) for card, n in pool.items()) / total
         stock = reading.stock_note(expected)
         if with_top < expected:
-            return Decision(Draw("discard"), f"{top.code} leaves {with_top:.1f} unplaced cards, {stock}: take it")
-        return Decision(Draw("stock"), f"{top.code} leaves {with_top:.1f} unplaced cards, {stock}: draw")
+            return Decision(Draw("discard"), Reason("hint.rummy.planner_take", f"{top.code} leaves {with_top:.1f} unplaced cards, {stock}: take it",
+                                                       card=top, unplaced=round(with_top, 1), stock=stock))
+        return Decision(Draw("stock"), Reason("hint.rummy.planner_draw", f"{top.code} leaves {with_top:.1f} unplaced cards, {stock}: draw",
+                                                 card=top, unplaced=round(with_top, 1), stock=stock))
 
     # -- set plays and the discard -------------------------------------------------------
 
@@ -274,7 +277,9 @@ class RummyExpert:
                 best = (score, action, text)
         if best is not None:
             (dead, size, _), action, text = best
-            return Decision(action, f"{text}: {size} cards left, {dead:.0f} of them not yet placed")  # type: ignore[arg-type]
+            said = Reason("hint.rummy.planner_play", f"{text}: {size} cards left, {dead:.0f} of them not yet placed",
+                          move=text, left=size, unplaced=round(dead))
+            return Decision(action, said)  # type: ignore[arg-type]
         return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand)
 
     @staticmethod
@@ -293,7 +298,9 @@ class RummyExpert:
             suits = {p.stands_for.suit for p in action.placements}
             if len(suits) != 1:  # a monkey: not planned for, judged by the cards it sheds
                 new_hand = without(hand, cards)
-                return new_hand, table, sum(1 for p in action.placements if not p.is_natural), f"lay {' '.join(p.text for p in action.placements)}"
+                placements = [p.text for p in action.placements]
+                lay = Reason("hint.rummy.lay", f"lay {' '.join(placements)}", placements=placements)
+                return new_hand, table, sum(1 for p in action.placements if not p.is_natural), lay
             suit = suits.pop()
             assert suit is not None
             if 1 in spots and 2 not in spots:
@@ -301,7 +308,10 @@ class RummyExpert:
             table[suit.index] = TableRun(suit.index, min(spots), max(spots))
             wilds = sum(1 for p in action.placements if not p.is_natural)
             verb = "open with" if not reading.opened else "lay"
-            return without(hand, cards), table, wilds, f"{verb} {' '.join(p.text for p in action.placements)}"
+            placements = [p.text for p in action.placements]
+            text = Reason("hint.rummy.lay" if reading.opened else "hint.rummy.open", f"{verb} {' '.join(placements)}",
+                          placements=placements)
+            return without(hand, cards), table, wilds, text
         if isinstance(action, Extend):
             target = action.placement.stands_for
             if target.suit is not None and target.suit.index in table and action.set_id == target.suit.value:
@@ -312,7 +322,9 @@ class RummyExpert:
                     spot = LOW_ACE if run.low == 2 else HIGH_ACE
                 table[target.suit.index] = TableRun(run.suit, min(run.low, spot), max(run.high, spot))
             wild = 0 if action.placement.is_natural else 1
-            return without(hand, [action.placement.card]), table, wild, f"add {action.placement.text} to set {action.set_id}"
+            add = Reason("hint.rummy.add", f"add {action.placement.text} to set {action.set_id}",
+                         placements=[action.placement.text], set=action.set_id)
+            return without(hand, [action.placement.card]), table, wild, add
         if isinstance(action, Swap):
             taken = next(
                 (p.card for s in reading.view.table if s.id == action.set_id for p in s.cards
@@ -321,14 +333,15 @@ class RummyExpert:
             )
             if taken is None:
                 return None
-            return without(hand, [action.card]) + [taken], table, -1, f"swap {action.card.code} for the wild {taken.code}"
+            swap = Reason("hint.rummy.swap", f"swap {action.card.code} for the wild {taken.code}", card=action.card, wild_card=taken)
+            return without(hand, [action.card]) + [taken], table, -1, swap
         return None
 
     def _discard(self, reading: RummyReading, discards: list[Discard], hand: list[Card]) -> Decision:
         assert discards, "a turn always ends with a discard"
         if len(hand) == 1:
             card = discards[0].card
-            return Decision(discards[0], f"discard my last card, {card.code}, and go out")
+            return Decision(discards[0], Reason("hint.rummy.go_out", f"discard my last card, {card.code}, and go out", card=card))
         danger = self._danger(reading, [d.card for d in discards])
         scored = []
         for action in discards:
@@ -347,8 +360,12 @@ class RummyExpert:
         value, _, _, action = scored[0]
         card = action.card
         helps = danger[card]
-        note = reading.danger_note(helps) if helps > 0.2 else ""
-        return Decision(action, f"discard {card.code}: the rest stays best placed for the next draw{note}")
+        if helps > 0.2:
+            note = reading.danger_note(helps)
+            return Decision(action, Reason("hint.rummy.best_placed_note", f"discard {card.code}: the rest stays best placed for "
+                                           f"the next draw{note}", card=card, note=note))
+        return Decision(action, Reason("hint.rummy.best_placed", f"discard {card.code}: the rest stays best placed for the next draw",
+                                       card=card))
 
     def _danger(self, reading: RummyReading, candidates: list[Card]) -> dict[Card, float]:
         """For each card, the share of the opponents' possible hands it would help (fewer unplaced cards)."""

@@ -21,7 +21,7 @@ from ..cards import Card, Suit
 from ..games.elyigit import Bid, ElyigitView, NameTrump, Pass
 from ..games.elyigit.options import left_of, partner_of, side_of
 from ..games.tricks import Play
-from .base import Decision
+from .base import Decision, Reason
 from .elyigit_worlds import ElyigitKnowledge, compulsory_for
 from .ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS, search
 from .tricksim import ACE_LOW_CARDS, NO_TRUMP, TrickPosition, TrickRules
@@ -56,8 +56,18 @@ def trump_options(view: ElyigitView) -> list[Suit | None]:
     return [*Suit, None] if view.no_trumps else list(Suit)
 
 
-def trump_name(suit: Suit | None) -> str:
-    return "no trumps" if suit is None else f"{suit.name.lower()} trumps"
+def trump_name(suit: Suit | None) -> Reason:
+    if suit is None:
+        return Reason("hint.elyigit.no_trumps", "no trumps")
+    return Reason("hint.elyigit.trumps", f"{suit.name.lower()} trumps", suit=suit)
+
+
+PLAYOUTS = Reason("hint.how.playouts", "in random play-outs")
+
+
+def solved_exactly(deals: int) -> Reason:
+    """How a search player knows: the likely deals it solved exactly."""
+    return Reason("hint.how.solved", f"in {deals} likely deals solved exactly", deals=deals)
 
 
 def simulate_contracts(
@@ -87,7 +97,7 @@ def simulate_contracts(
 
 
 def choose_call(
-    view: ElyigitView, tricks: dict[Suit | None, list[int]], how: str, standing: float | None = None
+    view: ElyigitView, tricks: dict[Suit | None, list[int]], how: Reason, standing: float | None = None
 ) -> Decision:
     """Bid the contract with the best expected score above the standing bid, or pass.
 
@@ -101,7 +111,7 @@ def choose_call(
     legal_bids = [int(text.split()[1]) for text in view.legal if text.startswith("bid")]
     partner_holds = view.high_bidder is not None and side_of(view.high_bidder) == side_of(me or "")
     if partner_holds and standing is None:
-        return Decision(Pass(), f"my partner holds the contract at {high}: pass")
+        return Decision(Pass(), Reason("hint.elyigit.partner_holds", f"my partner holds the contract at {high}: pass", bid=high))
     passing = 0.0 if standing is None else standing
     best: tuple[float, int, Suit | None] | None = None
     for bid in legal_bids:
@@ -111,15 +121,23 @@ def choose_call(
                 best = (value, bid, suit)
     if best is None or best[0] <= passing:
         if standing is None or view.high_bidder is None:
-            return Decision(Pass(), f"no contract above {high or 'nothing'} pays on average {how}: pass")
+            if not high:
+                return Decision(Pass(), Reason("hint.elyigit.none_pays", f"no contract pays on average {how}: pass", how=how))
+            return Decision(Pass(), Reason("hint.elyigit.none_above_pays", f"no contract above {high} pays on average {how}: pass",
+                                           bid=high, how=how))
         whose = "my partner's" if partner_holds else "their"
-        return Decision(Pass(), f"{whose} {high} is worth {standing:+.1f} to us {how}, more than any bid of mine: pass")
+        return Decision(Pass(), Reason(
+            "hint.elyigit.partner_worth" if partner_holds else "hint.elyigit.theirs_worth",
+            f"{whose} {high} is worth {standing:+.1f} to us {how}, more than any bid of mine: pass",
+            bid=high, worth_delta=round(standing, 1), how=how,
+        ))
     value, bid, suit = best
     made = sum(1 for t in tricks[suit] if t >= bid) / len(tricks[suit])
-    return Decision(Bid(bid), f"{bid} with {trump_name(suit)} is made {100 * made:.0f}% of the time {how}: bid {bid}")
+    return Decision(Bid(bid), Reason("hint.elyigit.bid", f"{bid} with {trump_name(suit)} is made {100 * made:.0f}% of the time {how}: bid {bid}",
+                                       bid=bid, trumps=trump_name(suit), percent=round(100 * made), how=how))
 
 
-def choose_trump(view: ElyigitView, tricks: dict[Suit | None, list[int]], how: str) -> Decision:
+def choose_trump(view: ElyigitView, tricks: dict[Suit | None, list[int]], how: Reason) -> Decision:
     """Name the trump that makes the contract most often (then the most tricks)."""
     bid = view.contract or view.high_bid or view.min_bid
 
@@ -129,7 +147,9 @@ def choose_trump(view: ElyigitView, tricks: dict[Suit | None, list[int]], how: s
 
     suit = max(tricks, key=made)
     rate, mean = made(suit)
-    return Decision(NameTrump(suit), f"{trump_name(suit)} make {bid} {100 * rate:.0f}% of the time {how} ({mean:.1f} tricks on average)")
+    return Decision(NameTrump(suit), Reason("hint.elyigit.trump", f"{trump_name(suit)} make {bid} {100 * rate:.0f}% of the time {how} "
+                                            f"({mean:.1f} tricks on average)", trumps=trump_name(suit), bid=bid,
+                                            percent=round(100 * rate), how=how, tricks=round(mean, 1)))
 
 
 class ElyigitIsmcts:
@@ -147,14 +167,14 @@ class ElyigitIsmcts:
             worlds = [knowledge.sample_hands(self.rng) for _ in range(max(1, self.iterations // 4))]
             tricks = simulate_contracts(view, worlds, self.rng)
             if view.phase == "auction":
-                return choose_call(view, tricks, "in random play-outs")
-            return choose_trump(view, tricks, "in random play-outs")
+                return choose_call(view, tricks, PLAYOUTS)
+            return choose_trump(view, tricks, PLAYOUTS)
         return self._play(view)
 
     def _play(self, view: ElyigitView) -> Decision:
         legal = [Card.parse(text.split()[1]) for text in view.legal]
         if len(legal) == 1:
-            return Decision(Play(legal[0]), f"{legal[0].pretty} is the only card the rule allows")
+            return Decision(Play(legal[0]), Reason("hint.only_card", f"{legal[0].pretty} is the only card the rule allows", card=legal[0]))
         knowledge = ElyigitKnowledge.from_view(view)
         assert view.declarer is not None and view.contract is not None
         rules = TrickRules(compulsory_for(view).legal, stop_rule(view, view.declarer, view.contract))
@@ -163,8 +183,9 @@ class ElyigitIsmcts:
         rate = found.value.get(found.card, 0.0)
         return Decision(
             Play(card),
-            f"{card.pretty} was tried most in {self.iterations} simulated deals "
-            f"(our side reached its target in {100 * rate:.0f}% of them)",
+            Reason("hint.elyigit.ismcts_play", f"{card.pretty} was tried most in {self.iterations} simulated deals "
+                   f"(our side reached its target in {100 * rate:.0f}% of them)",
+                   card=card, deals=self.iterations, percent=round(100 * rate)),
         )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ..cards import Card
 from ..games.neuf import Exchange, Keep, NeufView
 from ..games.tricks import Play
-from .base import Decision
+from .base import Decision, Reason
 from .ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS, search
 from .neuf_worlds import EXTRA, NeufKnowledge
 from .tricksim import ACE_HIGH_CARDS, FOLLOW_SUIT, TrickPosition
@@ -38,6 +38,13 @@ def result_function(form: str, seats: int) -> Callable[[TrickPosition], list[flo
     return own
 
 
+def centre_hand(centre_from: str | None) -> Reason:
+    """The hand an exchange would take, in words: the spare hand, or the hand a seat left."""
+    if centre_from == "spare":
+        return Reason("hint.neuf.spare_hand", "the spare hand")
+    return Reason("hint.neuf.left_hand", f"the hand {centre_from} left", seat=centre_from)
+
+
 class NeufIsmcts:
     name = "ismcts"
 
@@ -52,7 +59,7 @@ class NeufIsmcts:
             return self._exchange(view)
         legal = [Card.parse(text.split()[1]) for text in view.legal]
         if len(legal) == 1:
-            return Decision(Play(legal[0]), f"{legal[0].pretty} is the only card I may play")
+            return Decision(Play(legal[0]), Reason("hint.only_card_mine", f"{legal[0].pretty} is the only card I may play", card=legal[0]))
         knowledge = NeufKnowledge.from_view(view)
         found = search(
             knowledge.sample_position, FOLLOW_SUIT, result_function(view.form, len(view.seats)), self.rng,
@@ -62,8 +69,9 @@ class NeufIsmcts:
         share = found.value.get(found.card, 0.0) * 13
         return Decision(
             Play(card),
-            f"{card.pretty} was tried most in {self.iterations} simulated deals "
-            f"({found.visits[found.card]} times, about {share:.1f} tricks for me)",
+            Reason("hint.neuf.ismcts_play", f"{card.pretty} was tried most in {self.iterations} simulated deals "
+                   f"({found.visits[found.card]} times, about {share:.1f} tricks for me)",
+                   card=card, deals=self.iterations, times=found.visits[found.card], tricks=round(share, 1)),
         )
 
     def _exchange(self, view: NeufView) -> Decision:
@@ -85,7 +93,9 @@ class NeufIsmcts:
                 totals[choice] += result(pos)[me]
         keep = 13 * totals["keep"] / worlds
         take = 13 * totals["exchange"] / worlds
-        whose = "the spare hand" if view.centre_from == "spare" else f"the hand {view.centre_from} left"
+        whose = centre_hand(view.centre_from)
         if take > keep:
-            return Decision(Exchange(), f"in {worlds} simulated deals {whose} made {take:.1f} tricks, mine {keep:.1f}: exchange")
-        return Decision(Keep(), f"in {worlds} simulated deals my hand made {keep:.1f} tricks, {whose} {take:.1f}: keep")
+            return Decision(Exchange(), Reason("hint.neuf.ismcts_exchange", f"in {worlds} simulated deals {whose} made {take:.1f} tricks, mine {keep:.1f}: exchange",
+                                                deals=worlds, whose=whose, tricks=round(take, 1), mine=round(keep, 1)))
+        return Decision(Keep(), Reason("hint.neuf.ismcts_keep", f"in {worlds} simulated deals my hand made {keep:.1f} tricks, {whose} {take:.1f}: keep",
+                                         deals=worlds, whose=whose, tricks=round(take, 1), mine=round(keep, 1)))

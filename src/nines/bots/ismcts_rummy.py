@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..games.rummy import Discard, Draw, RummyView
-from .base import Decision
+from .base import Decision, Reason
 from .expert_rummy import RummyBudget, RummyExpert, RummyReading, without
 from .rummy_plan import table_key
 from .rummy_race import Progress, Runner, deal_draws, race, shape_of
@@ -121,13 +121,16 @@ class RummyIsmcts(RummyExpert):
         pile, stock = total["discard"] / n, total["stock"] / n
         take = pile < stock
         chosen, other = ("discard", "stock") if take else ("stock", "discard")
-        note = (
+        note = Reason(
+            "hint.rummy.race_vs_stock" if take else "hint.rummy.race_vs_card",
             f"I go out first in {100 * out[chosen] / n:.0f}% of {n} likely deals and score {_points(total[chosen] / n)} "
-            f"({'the stock' if take else top.code}: {100 * out[other] / n:.0f}%, {_points(total[other] / n)})"
+            f"({'the stock' if take else top.code}: {100 * out[other] / n:.0f}%, {_points(total[other] / n)})",
+            percent=round(100 * out[chosen] / n), deals=n, score=_points(total[chosen] / n), card=top,
+            other_percent=round(100 * out[other] / n), other_score=_points(total[other] / n),
         )
         if take:
-            return Decision(Draw("discard"), f"take {top.code}: {note}")
-        return Decision(Draw("stock"), f"draw from the stock: {note}")
+            return Decision(Draw("discard"), Reason("hint.rummy.race_take", f"take {top.code}: {note}", card=top, note=note))
+        return Decision(Draw("stock"), Reason("hint.rummy.race_draw", f"draw from the stock: {note}", note=note))
 
     # -- the discard -------------------------------------------------------------------
 
@@ -173,19 +176,21 @@ class RummyIsmcts(RummyExpert):
         # equal averages: keep the cheaper card (it costs less if someone goes out)
         best = min(cards, key=lambda c: (total[c], -reading.points(c), c.code))
         action = next(d for d in discards if d.card == best)
-        note = f"; {following} would take it in {100 * fed[best] / n:.0f}% of them" if fed[best] else ""
-        return Decision(
-            action,
-            f"discard {best.code}: I go out first in {100 * wins[best] / n:.0f}% of {n} likely deals and score "
-            f"{_points(total[best] / n)}{note}",
-        )
+        said = f"discard {best.code}: I go out first in {100 * wins[best] / n:.0f}% of {n} likely deals and score {_points(total[best] / n)}"
+        params = {"card": best, "percent": round(100 * wins[best] / n), "deals": n, "score": _points(total[best] / n)}
+        if fed[best]:
+            fed_percent = round(100 * fed[best] / n)
+            return Decision(action, Reason("hint.rummy.race_discard_fed", f"{said}; {following} would take it in "
+                                           f"{100 * fed[best] / n:.0f}% of them", **params, seat=following, fed_percent=fed_percent))
+        return Decision(action, Reason("hint.rummy.race_discard", said, **params))
 
 
-def _points(difference: float) -> str:
+def _points(difference: float) -> Reason:
     """A mean penalty difference (this seat's less the others' average) in words."""
     if abs(difference) < 0.05:
-        return "as much as the others"
-    return f"{abs(difference):.1f} points {'less' if difference < 0 else 'more'} than the others"
+        return Reason("hint.rummy.points_same", "as much as the others")
+    return Reason("hint.rummy.points_less" if difference < 0 else "hint.rummy.points_more",
+                  f"{abs(difference):.1f} points {'less' if difference < 0 else 'more'} than the others", points=round(abs(difference), 1))
 
 
 def _in_turn(view: RummyView) -> list[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games.rummy import Draw
-from .base import Decision, Player
+from .base import Decision, Player, Reason
 
 TAKE_DISCARD = "draw discard"
 
@@ -45,8 +45,8 @@ class LoopGuard:
         if str(decision.action) == TAKE_DISCARD and view.stock_size > 0 and threw_away_before(view):
             return Decision(
                 Draw("stock"),
-                f"the stock: I threw the {view.top_discard.code} away earlier this hand, and taking it back "
-                "could send the hand round the discard pile for ever",
+                Reason("hint.rummy.not_back", f"the stock: I threw the {view.top_discard.code} away earlier this hand, and "
+                       "taking it back could send the hand round the discard pile for ever", card=view.top_discard),
             )
         return decision
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from ..cards import Card, Suit, ace_high, deck_52
 from ..games.neuf import Exchange, Keep, NeufView
 from ..games.tricks import Play, parse_trump, winning_index
-from .base import Decision
+from .base import Decision, Reason
 
 
 def estimate_tricks(hand: Iterable[Card], trump: Suit | None) -> float:
@@ -67,8 +67,8 @@ class NeufBasic:
         # A hand someone else already gave up is worse than an unseen spare.
         threshold = self.exchange_below if view.centre_from == "spare" else self.exchange_below - 1.0
         if estimate < threshold:
-            return Decision(Exchange(), f"my hand looks like {estimate:.1f} tricks, short of the quota: exchange")
-        return Decision(Keep(), f"my hand looks like {estimate:.1f} tricks: keep it")
+            return Decision(Exchange(), Reason("hint.neuf.exchange_short", f"my hand looks like {estimate:.1f} tricks, short of the quota: exchange", tricks=round(estimate, 1)))
+        return Decision(Keep(), Reason("hint.neuf.keep", f"my hand looks like {estimate:.1f} tricks: keep it", tricks=round(estimate, 1)))
 
     # -- card play -------------------------------------------------------------------
 
@@ -95,18 +95,18 @@ class NeufBasic:
         if winning:
             if last_to_play:
                 card = min(winning, key=lambda c: self._cost(c, trump))
-                return Decision(Play(card), f"last to play: {card.pretty} is the cheapest card that takes the trick")
+                return Decision(Play(card), Reason("hint.last_cheapest_winner", f"last to play: {card.pretty} is the cheapest card that takes the trick", card=card))
             masters = [c for c in winning if is_master(c) and c.suit != trump]
             if masters:
                 card = min(masters, key=lambda c: self._cost(c, trump))
-                return Decision(Play(card), f"{card.pretty} cannot be beaten in its suit: take the trick")
+                return Decision(Play(card), Reason("hint.unbeatable", f"{card.pretty} cannot be beaten in its suit: take the trick", card=card))
             if any(c.suit == trump for c in winning) and cards[0].suit != trump:
                 card = min(winning, key=lambda c: self._cost(c, trump))
-                return Decision(Play(card), f"ruff with {card.pretty}")
+                return Decision(Play(card), Reason("hint.ruff", f"ruff with {card.pretty}", card=card))
             card = max(winning, key=lambda c: self._cost(c, trump))
-            return Decision(Play(card), f"play high with {card.pretty} to make the others pay for the trick")
+            return Decision(Play(card), Reason("hint.play_high", f"play high with {card.pretty} to make the others pay for the trick", card=card))
         card = self._cheapest_loser(legal, trump)
-        return Decision(Play(card), f"cannot take this trick: throw {card.pretty}")
+        return Decision(Play(card), Reason("hint.throw", f"cannot take this trick: throw {card.pretty}", card=card))
 
     def _lead(
         self, view: NeufView, legal: list[Card], trump: Suit | None, is_master: Callable[[Card], bool], unseen: list[Card]
@@ -116,16 +116,16 @@ class NeufBasic:
         side_masters = [c for c in masters if c.suit != trump]
         if trump is not None and masters and any(c.suit == trump for c in masters) and trumps_out:
             card = max((c for c in masters if c.suit == trump), key=lambda c: ace_high(c.rank))  # type: ignore[arg-type]
-            return Decision(Play(card), f"draw trumps with the top trump {card.pretty}")
+            return Decision(Play(card), Reason("hint.draw_trumps_top", f"draw trumps with the top trump {card.pretty}", card=card))
         if side_masters:
             card = max(side_masters, key=lambda c: ace_high(c.rank))  # type: ignore[arg-type]
-            return Decision(Play(card), f"cash {card.pretty}, the best card left in its suit")
+            return Decision(Play(card), Reason("hint.cash", f"cash {card.pretty}, the best card left in its suit", card=card))
         lengths = Counter(c.suit for c in legal)
         side = [c for c in legal if c.suit != trump] or legal
         longest = max(side, key=lambda c: (lengths[c.suit], -ace_high(c.rank)))  # type: ignore[arg-type]
         suit_cards = [c for c in side if c.suit == longest.suit]
         card = min(suit_cards, key=lambda c: ace_high(c.rank))  # type: ignore[arg-type]
-        return Decision(Play(card), f"lead low from my longest suit with {card.pretty}")
+        return Decision(Play(card), Reason("hint.lead_low", f"lead low from my longest suit with {card.pretty}", card=card))
 
     @staticmethod
     def _cost(card: Card, trump: Suit | None) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..games.contract import Action
-from .base import Decision
+from .base import Decision, Reason
 
 
 class RandomPlayer:
@@ -19,4 +19,4 @@ class RandomPlayer:
 
     def decide(self, view: Any) -> Decision:
         choice = self._rng.choice(list(view.legal))
-        return Decision(self._parse(choice), "picked at random among the legal moves")
+        return Decision(self._parse(choice), Reason("hint.random", "picked at random among the legal moves"))

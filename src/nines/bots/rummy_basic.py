@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from ..cards import Card, Rank
 from ..games.rummy import Discard, Draw, Extend, Lay, RummyView, Swap, TableSetView, parse_rummy_action
 from ..games.rummy.melds import HIGH_ACE, LOW_ACE
-from .base import Decision
+from .base import Decision, Reason
 
 # keep values: how much a card in hand is worth keeping
 WILD_VALUE = 1000.0
@@ -102,10 +102,10 @@ class RummyBasic:
         if top is not None and can_take:
             worth = self.keep_value(view, top, view.hand)
             if self._is_wild(view, top):
-                return Decision(Draw("discard"), f"take the wild {top.code} from the discard pile")
+                return Decision(Draw("discard"), Reason("hint.rummy.take_wild_pile", f"take the wild {top.code} from the discard pile", card=top))
             if worth >= TAKE_DISCARD_AT or Draw("stock") not in actions:
-                return Decision(Draw("discard"), f"{top.code} fits my hand or the table: take it")
-        return Decision(Draw("stock"), "nothing useful on the discard pile: draw from the stock")
+                return Decision(Draw("discard"), Reason("hint.rummy.fits", f"{top.code} fits my hand or the table: take it", card=top))
+        return Decision(Draw("stock"), Reason("hint.rummy.nothing_useful", "nothing useful on the discard pile: draw from the stock"))
 
     def _play(self, view: RummyView, actions: Sequence[object]) -> Decision:
         hand = list(view.hand)
@@ -117,7 +117,8 @@ class RummyBasic:
         if swaps:
             # a natural card whose place on the table a wild already takes is dead in hand
             swap = min(swaps, key=str)
-            return Decision(swap, f"swap {swap.card.code} for the wild standing for it in set {swap.set_id}")
+            return Decision(swap, Reason("hint.rummy.swap_standing", f"swap {swap.card.code} for the wild standing for it in set {swap.set_id}",
+                                         card=swap.card, set=swap.set_id))
 
         lays = [a for a in actions if isinstance(a, Lay)]
         if lays:
@@ -125,16 +126,20 @@ class RummyBasic:
             worth = self._lay_score(view, lay)
             if not opened or worth > 0:
                 what = "open with" if not opened else "lay"
-                return Decision(lay, f"{what} {' '.join(p.text for p in lay.placements)}")
+                placements = [p.text for p in lay.placements]
+                return Decision(lay, Reason("hint.rummy.lay" if opened else "hint.rummy.open", f"{what} {' '.join(placements)}",
+                                            placements=placements))
 
         extends = [a for a in actions if isinstance(a, Extend)]
         natural = [a for a in extends if a.placement.is_natural]
         if natural:
             extend = min(natural, key=str)
-            return Decision(extend, f"add {extend.placement.text} to set {extend.set_id}")
+            return Decision(extend, Reason("hint.rummy.add", f"add {extend.placement.text} to set {extend.set_id}",
+                                            placements=[extend.placement.text], set=extend.set_id))
         if extends and len(playable) <= 3:
             extend = min(extends, key=str)
-            return Decision(extend, f"nearly out: spend a wild, {extend.placement.text}, on set {extend.set_id}")
+            return Decision(extend, Reason("hint.rummy.spend_wild", f"nearly out: spend a wild, {extend.placement.text}, on set {extend.set_id}",
+                                            placements=[extend.placement.text], set=extend.set_id))
 
         return self._discard(view, actions, playable)
 
@@ -154,8 +159,8 @@ class RummyBasic:
 
         choice = min(discards, key=cost)
         if len(view.hand) == 1:
-            return Decision(choice, f"discard my last card, {choice.card.code}, and go out")
-        return Decision(choice, f"discard {choice.card.code}, the card I can best spare")
+            return Decision(choice, Reason("hint.rummy.go_out", f"discard my last card, {choice.card.code}, and go out", card=choice.card))
+        return Decision(choice, Reason("hint.rummy.spare", f"discard {choice.card.code}, the card I can best spare", card=choice.card))
 
 
 def _wanted_positions(run: TableSetView) -> list[int]:

@@ -27,6 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
+from ..cards import Card
 from ..randomness import DealSource, MatchSecret, rng_for
 
 __all__ = [
@@ -363,6 +364,10 @@ def options_to_dict(options: Any) -> dict[str, Any]:
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, Reason):  # a phrase within a sentence: said in the page's language too
+        return {"key": value.key, "params": value.params}
+    if isinstance(value, Card):
+        return value.code
     if isinstance(value, (tuple, list)):
         return [_jsonable(v) for v in value]
     if hasattr(value, "value") and not isinstance(value, (int, float, str, bool)):

@@ -25,16 +25,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 import unicodedata
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+
+from ..games.contract import Reason
 
 __all__ = [
     "BodyLimit",
@@ -186,13 +189,15 @@ class SocketGate:
             return None
         if host is not None and urlsplit(origin).netloc.lower() == host.lower():
             return None
-        return f"sockets are not opened for pages of {origin[:80]}; open the table from this server's own address"
+        return Reason("server.limit_origin", f"sockets are not opened for pages of {origin[:80]}; open the table from this "
+                      "server's own address", origin=origin[:80])
 
     def admit(self, address: str) -> str | None:
         """Count a socket in from this address, or say why not (``None``: admitted; call
         :meth:`release` when it closes).  Which table it may watch is decided after its hello."""
         if self._per_address.get(address, 0) >= self.limits.sockets_per_address:
-            return f"this address has {self.limits.sockets_per_address} table sockets open already; close some first"
+            return Reason("server.limit_sockets", f"this address has {self.limits.sockets_per_address} table sockets open "
+                          "already; close some first", count=self.limits.sockets_per_address)
         self._per_address[address] = self._per_address.get(address, 0) + 1
         return None
 
@@ -203,7 +208,8 @@ class SocketGate:
         """Count a spectator in at this table, or say why not (call :meth:`unwatch` when it leaves).
         Seat holders are not counted here: idle spectators never lock a player out of their table."""
         if self._per_table.get(table_id, 0) >= self.limits.spectators_per_table:
-            return f"this table has {self.limits.spectators_per_table} spectators already; try again later"
+            return Reason("server.limit_spectators", f"this table has {self.limits.spectators_per_table} spectators already; "
+                          "try again later", count=self.limits.spectators_per_table)
         self._per_table[table_id] = self._per_table.get(table_id, 0) + 1
         return None
 
@@ -228,7 +234,6 @@ class Rates:
     def __init__(self, limits: Limits) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
-        self._messages = RateLimitItemPerSecond(limits.messages_per_second)
         self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
         self.limits = limits
 
@@ -236,19 +241,43 @@ class Rates:
         """Count a new table for this address, or say why not."""
         if self._limiter.hit(self._tables, "tables", address):
             return None
-        return f"this address has created {self.limits.tables_per_minute} tables in the last minute; wait a moment"
+        return Reason("server.limit_tables", f"this address has created {self.limits.tables_per_minute} tables in the last "
+                      "minute; wait a moment", count=self.limits.tables_per_minute)
 
     def read(self, address: str) -> str | None:
         """Count a record, replay or review asked for by this address, or say why not."""
         if self._limiter.hit(self._reads, "reads", address):
             return None
-        return f"this address has asked for {self.limits.reads_per_minute} records, replays and reviews in the last minute; wait a moment"
+        return Reason("server.limit_reads", f"this address has asked for {self.limits.reads_per_minute} records, replays and "
+                      "reviews in the last minute; wait a moment", count=self.limits.reads_per_minute)
 
-    def message(self, socket: str) -> str | None:
-        """Count a socket message, or say why it is refused."""
-        if self._limiter.hit(self._messages, "messages", socket):
-            return None
-        return f"more than {self.limits.messages_per_second} messages a second; slow down"
+    def messages(self) -> MessageWindow:
+        """A new socket's own count of its messages (see :class:`MessageWindow`)."""
+        return MessageWindow(self.limits.messages_per_second)
+
+
+class MessageWindow:
+    """One socket's messages: at most ``most`` in any one second (a moving window).
+
+    Kept by the socket itself, as the times of its last ``most`` messages: no shared storage to
+    look up, no expiry to schedule, and gone with the socket.  (The ``limits`` library's memory
+    storage, used for the per-address limits above, starts a timer thread for its expiries; per
+    message, on every socket, that cost more than the move itself.)
+    """
+
+    __slots__ = ("_most", "_times")
+
+    def __init__(self, most: int) -> None:
+        self._most = most
+        self._times: deque[float] = deque(maxlen=most)
+
+    def refusal(self, now: float | None = None) -> Reason | None:
+        """Count a message, or say why it is refused (a refused message is not counted)."""
+        now = time.monotonic() if now is None else now
+        if len(self._times) == self._most and now - self._times[0] < 1.0:
+            return Reason("server.limit_messages", f"more than {self._most} messages a second; slow down", count=self._most)
+        self._times.append(now)
+        return None
 
 
 class LiveTables:
@@ -266,8 +295,8 @@ class LiveTables:
         else:
             self._by_address.pop(address, None)
         if len(live) >= self.limits.live_tables_per_address:
-            return (f"this address has {self.limits.live_tables_per_address} tables in play already; "
-                    "finish or leave some before creating another")
+            return Reason("server.limit_live", f"this address has {self.limits.live_tables_per_address} tables in play "
+                          "already; finish or leave some before creating another", count=self.limits.live_tables_per_address)
         return None
 
     def add(self, address: str, table_id: str) -> None:
@@ -326,23 +355,26 @@ def check_name(name: str) -> str:
     combining characters, Hangul fillers or the blank Braille pattern).
     """
     if not 1 <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has 1 to {NAME_MAX} characters")
+        raise ValueError(Reason("name.length", f"a name has 1 to {NAME_MAX} characters", most=NAME_MAX))
     for at, char in enumerate(name):
         category = unicodedata.category(char)
         if category == "Cc":
-            raise ValueError(f"a name cannot hold control characters (U+{ord(char):04X})")
+            raise ValueError(Reason("name.control", f"a name cannot hold control characters (U+{ord(char):04X})", code=f"U+{ord(char):04X}"))
         if char in _BIDI_CONTROLS:
-            raise ValueError(f"a name cannot hold characters that reorder the text (U+{ord(char):04X})")
+            raise ValueError(Reason("name.reorder", f"a name cannot hold characters that reorder the text (U+{ord(char):04X})",
+                                    code=f"U+{ord(char):04X}"))
         # zero-width spaces and joiners, soft hyphens, byte-order marks: "Al\u200bice" would look like "Alice".
         # The one kept: a zero-width joiner between two emoji, which draws one (👩‍👩‍👧 is a family).
         if category == "Cf" and not (char == "\u200d" and _joins_emoji(name, at)):
-            raise ValueError(f"a name cannot hold invisible format characters (U+{ord(char):04X})")
+            raise ValueError(Reason("name.invisible", f"a name cannot hold invisible format characters (U+{ord(char):04X})",
+                                    code=f"U+{ord(char):04X}"))
         if category in ("Cn", "Co", "Cs"):
-            raise ValueError(f"a name cannot hold unassigned or private characters (U+{ord(char):04X})")
+            raise ValueError(Reason("name.unassigned", f"a name cannot hold unassigned or private characters (U+{ord(char):04X})",
+                                    code=f"U+{ord(char):04X}"))
         if char in "<>":
-            raise ValueError("a name cannot hold < or >")
+            raise ValueError(Reason("name.angle", "a name cannot hold < or >"))
     if all(unicodedata.category(char) in _INVISIBLE or char in _BLANK_LOOKING for char in name):
-        raise ValueError("a name needs at least one visible letter, digit or sign")
+        raise ValueError(Reason("name.blank", "a name needs at least one visible letter, digit or sign"))
     return name
 
 

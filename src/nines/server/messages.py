@@ -14,8 +14,9 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, model_validator
 
+from ..games.contract import Reason
 from .limits import check_name
 
 NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"  # kept for older callers; names are checked by PersonName
@@ -191,11 +192,25 @@ class AckMessage(BaseModel):
 
 
 class HintMessage(BaseModel):
+    """A computer player's advice.  ``reason`` is its English sentence; ``key`` and ``params`` say it in the
+    page's language (``web/static/hints.json``), taken from the reason when it is a keyed
+    :class:`~nines.games.contract.Reason`, as every reason of the players that give hints is."""
+
     type: Literal["hint"] = "hint"
     seq: int
     action: str
     reason: str
     player: str
+    key: str = ""
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keyed_reason(cls, data: Any) -> Any:
+        reason = data.get("reason") if isinstance(data, dict) else None
+        if isinstance(reason, Reason) and not data.get("key"):
+            data = {**data, "key": reason.key, "params": reason.params}
+        return data
 
 
 class DeviceLinkMessage(BaseModel):

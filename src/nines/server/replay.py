@@ -9,14 +9,15 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from ..games.contract import plain
+from ..games.contract import Reason, plain
 from .messages import ErrorCode
-from .tables import Table, TableError
+from .table import Table, TableError
 
 
 def _require_over(table: Table) -> None:
     if not table.state.is_over:
-        raise TableError(ErrorCode.FORBIDDEN, "the record and the replay open when the match is over (they show every hand)")
+        raise TableError(ErrorCode.FORBIDDEN, Reason("server.replay_after", "the record and the replay open when the match is over "
+                                                     "(they show every hand)"))
 
 
 def players_of(table: Table) -> dict[str, str]:
@@ -48,7 +49,7 @@ def deal_frames(table: Table, number: int) -> dict[str, Any]:
     _require_over(table)
     deals = table.state.record()["deals"]
     if not 1 <= number <= len(deals):
-        raise TableError(ErrorCode.NOT_FOUND, f"this match has deals 1 to {len(deals)}")
+        raise TableError(ErrorCode.NOT_FOUND, Reason("server.deal_range", f"this match has deals 1 to {len(deals)}", deals=len(deals)))
     start = sum(len(d.get("actions", [])) for d in deals[: number - 1])
     count = len(deals[number - 1].get("actions", []))
     state = table.spec.new_match(table.spec.options_from_record(table.options), table.source)

@@ -17,9 +17,10 @@ import secrets
 
 from fastapi import Request, Response
 
+from ..games.contract import Reason
 from .messages import ErrorCode
 from .store import Store
-from .tables import TableError, hash_token
+from .table import TableError, hash_token
 
 SEAT_COOKIE = "nines_seat"
 SEAT_COOKIE_DAYS = 30
@@ -53,7 +54,8 @@ async def own_name(store: Store, request: Request, response: Response, name: str
     if not await asyncio.to_thread(store.own_name, name, hash_token(secret)):
         raise TableError(
             ErrorCode.CONFLICT,
-            f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); choose another name",
+            Reason("server.name_owned", f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); "
+                   "choose another name", name=name),
         )
     if fresh:
         response.set_cookie(cookie, secret, max_age=NAME_COOKIE_DAYS * 86400, path="/", httponly=True,

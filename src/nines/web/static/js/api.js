@@ -1,10 +1,13 @@
-// The lobby API: JSON over HTTP; a refused request throws an ApiError with the server's typed code.
+// The lobby API: JSON over HTTP; a refused request throws an ApiError with the server's typed code, and the
+// message key and parameters that say why in the person's language (refusals.js errorText).
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, key = "", params = {}) {
     super(message);
     this.code = code;
     this.status = status;
+    this.key = key;
+    this.params = params;
   }
 }
 
@@ -17,7 +20,7 @@ async function call(method, path, body) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    throw new ApiError(data?.code || "error", data?.message || response.statusText, response.status);
+    throw new ApiError(data?.code || "error", data?.message || response.statusText, response.status, data?.key || "", data?.params || {});
   }
   return data;
 }

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { applyBodyPrefs, prefs, savePrefs } from "./prefs.js";
+import { errorText } from "./refusals.js";
 
 export const GAME_IDS = ["neuf", "elyigit", "rummy"];
 
@@ -63,7 +64,7 @@ export function nameField() {
       await api.person(name);
       toast(t("name.saved", { name }));
     } catch (error) {
-      toast(error.message, "error");
+      toast(errorText(error), "error");
     }
   }
   input.addEventListener("change", save);

@@ -7,6 +7,7 @@ import { clear, h, fill } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { lobbyList } from "./lobby.js";
 import { setupForm } from "./setup.js";
+import { errorText } from "./refusals.js";
 
 const main = startPage("home");
 
@@ -45,4 +46,4 @@ onLangChange(titles);
 startBox.append(startTitle);
 openBox.append(openTitle, lobbyList());
 
-api.games().then((games) => startBox.append(setupForm(games))).catch((error) => startBox.append(h("p", { class: "form-error" }, error.message)));
+api.games().then((games) => startBox.append(setupForm(games))).catch((error) => startBox.append(h("p", { class: "form-error" }, errorText(error))));

@@ -7,6 +7,7 @@ import { onLangChange, seatName, t } from "./i18n.js";
 import { prefs, seatFor } from "./prefs.js";
 import { playerLabel } from "./labels.js";
 import { joinSeat } from "./seating.js";
+import { errorText } from "./refusals.js";
 
 export function ago(seconds) {
   if (seconds === null || seconds === undefined) return "";
@@ -64,7 +65,7 @@ export function lobbyList() {
       tables = await api.tables();
       draw();
     } catch (error) {
-      box.textContent = error.message;
+      box.textContent = errorText(error);
     }
   }
 

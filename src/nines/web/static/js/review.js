@@ -4,6 +4,8 @@
 import { h, fill } from "./dom.js";
 import { pick, seatName } from "./i18n.js";
 import { prettyCard, suitSymbol } from "./cards.js";
+import { ApiError } from "./api.js";
+import { errorText } from "./refusals.js";
 
 const W = {
   title: { en: "Review", fr: "Analyse" },
@@ -58,7 +60,7 @@ export function loadReview(tableId, deal) {
   if (!loaded.has(key)) {
     const request = fetch(`/api/tables/${encodeURIComponent(tableId)}/review/${deal}`).then(async (response) => {
       const data = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(data?.message || response.statusText);
+      if (!response.ok) throw new ApiError(data?.code || "error", data?.message || response.statusText, response.status, data?.key || "", data?.params || {});
       return data;
     });
     request.catch(() => loaded.delete(key));
@@ -161,7 +163,7 @@ export function reviewPanel(tableId, deal, review = null, { heading = true } = {
   if (!review) {
     loadReview(tableId, deal)
       .then((loadedReview) => fill(body, reviewView(loadedReview)))
-      .catch((error) => fill(body, h("p", { class: "review-note" }, w("failed", { why: error.message }))));
+      .catch((error) => fill(body, h("p", { class: "review-note" }, w("failed", { why: errorText(error) }))));
   }
   return h("section", { class: "review-panel" }, heading ? h("h3", {}, w("title")) : null, body);
 }

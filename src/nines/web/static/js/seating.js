@@ -10,6 +10,7 @@
 import { api, ApiError } from "./api.js";
 import { h, openDialog, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 import { prefs, rememberSeat, savePrefs } from "./prefs.js";
 
 const tableAddress = (tableId) => `${location.pathname}?t=${encodeURIComponent(tableId)}`;
@@ -43,7 +44,7 @@ export async function seatTakenDialog(tableId, error, invite, onSeated) {
   const open = info && invite ? info.seats.filter((s) => s.kind === "open") : [];
   const taken = error instanceof ApiError && error.code === "conflict";
   const dialog = openDialog(t("seat.takenTitle"), h("div", { class: "seat-taken", "data-refused": "seat" },
-    h("p", {}, taken ? t(open.length ? "seat.takenText" : "seat.takenWatch") : error.message),
+    h("p", {}, taken ? t(open.length ? "seat.takenText" : "seat.takenWatch") : errorText(error)),
     h("div", { class: "dialog-actions" },
       open.map((s) => h("button", {
         type: "button", class: "button", "data-take": s.seat,
@@ -65,10 +66,10 @@ export async function joinSeat(tableId, seat, invite, name, onSeated) {
     if (onSeated) onSeated(seated.seat);
     return seated.seat;
   } catch (error) {
-    if (error instanceof ApiError && error.code === "conflict" && /taken/.test(error.message)) {
+    if (error instanceof ApiError && error.key.startsWith("server.seat_taken")) {
       seatTakenDialog(tableId, error, invite, onSeated);
     } else {
-      toast(error.message, "error");
+      toast(errorText(error), "error");
     }
     return null;
   }

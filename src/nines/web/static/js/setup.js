@@ -6,6 +6,7 @@ import { onLangChange, seatName, t } from "./i18n.js";
 import { choiceLabel, optionHelp, optionLabel, playerLabel, presetLabel } from "./labels.js";
 import { clockOption } from "./life.js";
 import { prefs, rememberSeat } from "./prefs.js";
+import { errorText } from "./refusals.js";
 
 export const SPEEDS = [
   ["slow", 1600],
@@ -52,7 +53,7 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
       state.error = "";
       setSeats(resolved.seats);
     } catch (error) {
-      state.error = error.message;
+      state.error = errorText(error);
     }
     draw();
   }
@@ -174,7 +175,7 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
       if (onStarted) onStarted(url, seated);
       else window.location.assign(url);
     } catch (error) {
-      toast(error.message, "error");
+      toast(errorText(error), "error");
       button.disabled = false;
       button.textContent = t("setup.start");
     }

@@ -5,6 +5,7 @@ import { nameField, startPage } from "./chrome.js";
 import { clear, h } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
+import { errorText } from "./refusals.js";
 
 const main = startPage("stats");
 const box = h("section", { class: "panel stats" });
@@ -78,5 +79,5 @@ function draw() {
 draw();
 onLangChange(draw);
 if (wanted) {
-  api.stats(wanted).then((result) => { data = result; draw(); }).catch((error) => box.append(h("p", { class: "form-error" }, error.message)));
+  api.stats(wanted).then((result) => { data = result; draw(); }).catch((error) => box.append(h("p", { class: "form-error" }, errorText(error))));
 }

@@ -12,7 +12,7 @@ import { claimFromAddress, offerSeat } from "./seating.js";
 import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
-import { refusalText } from "./refusals.js";
+import { errorText, hintText, refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 
 // -- the socket ------------------------------------------------------------------------------------
@@ -312,9 +312,8 @@ export class TableShell {
       this.actionsBox.append(h("div", { class: "hint-box", role: "status" },
         hint.pending ? hint.reason : [
           h("strong", {}, t("table.hintFrom", { player: playerLabel(hint.player) }), ": "),
-          // the move in words of the page's language; the computer player's reason is written in English only,
-          // so a French page leaves it out rather than show an English sentence
-          h("code", {}, hint.action), " — ", lang === "en" ? hint.reason : moveText(hint.action)]));
+          // the computer player's reason in the page's language (or, lacking one, the move in its words)
+          h("code", {}, hint.action), " — ", hintText(hint) || moveText(hint.action)]));
     }
     if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
   }
@@ -608,7 +607,7 @@ export class TableShell {
         h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
-    try { await load(1); } catch (error) { body.textContent = error.message; }
+    try { await load(1); } catch (error) { body.textContent = errorText(error); }
   }
 
   // -- keyboard ------------------------------------------------------------------------------------
