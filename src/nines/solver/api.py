@@ -84,10 +84,11 @@ class TableInfo:
     buckets_used: int
     entries: int
     last_nodes: int
-    last_tricks: int
-    """tricks completed in the last call's search (DDS reports its search effort in these)"""
     total_nodes: int
     replaced_buckets: int
+    last_tricks: int = 0
+    """tricks completed in the last call's search (DDS reports its search effort in these); 0 from a
+    core built before it counted them"""
 
 
 class Solver:
