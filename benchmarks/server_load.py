@@ -15,7 +15,8 @@ people would, so the per-address limits of the server apply to each as they woul
 
 It prints, per configuration: moves stored per second (every move: the people's and the computer
 players'), acknowledgement time p50 / p99 / worst, and each server process's resident memory (now and
-peak).  Everything stops by itself after ``--seconds`` (plus start-up); all processes are stopped.
+peak), the server's CPU time per move and how many cores the servers and this script kept busy (on a
+machine where both share the cores, these say where the time went).  Everything stops by itself after ``--seconds`` (plus start-up); all processes are stopped.
 
     python benchmarks/server_load.py [--seconds 30] [--databases sqlite,postgresql] [--processes 1,2]
 """
@@ -58,6 +59,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes started by ``pid``, and theirs, now (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rpartition(")")[2].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
 
 
 def wait_port(port: int, timeout: float = 60) -> None:
@@ -155,14 +172,26 @@ class Server:
                 time.sleep(0.2)
 
     def memory_mb(self) -> tuple[float, float]:
-        """Resident memory now and at its peak (MB), from /proc."""
-        values = {}
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                key, _, rest = line.partition(":")
-                if key in ("VmRSS", "VmHWM"):
-                    values[key] = int(rest.split()[0]) / 1024
-        return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+        """Resident memory now and at its peak (MB, from /proc), with its worker processes (their peaks
+        added up: at most what they held together)."""
+        values = {"VmRSS": 0.0, "VmHWM": 0.0}
+        for pid in [self.process.pid, *descendants(self.process.pid)]:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    key, _, rest = line.partition(":")
+                    if key in values:
+                        values[key] += int(rest.split()[0]) / 1024
+        return values["VmRSS"], values["VmHWM"]
+
+    def cpu_s(self) -> float:
+        """CPU time the server has used so far (user + system, seconds, from /proc), with its worker
+        processes (the reviews of finished deals are worked out in processes of their own)."""
+        used = 0
+        for pid in [self.process.pid, *descendants(self.process.pid)]:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+                used += int(fields[11]) + int(fields[12])
+        return used / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         self.process.terminate()
@@ -195,6 +224,9 @@ class Figures:
     matches: int = 0
     bytes_received: int = 0
     measuring: bool = False
+    server_cpu_s: float = 0.0  # the server processes' CPU time in the measured window
+    client_cpu_s: float = 0.0  # this script's
+    seconds: float = 0.0  # the measured window
 
 
 def address(n: int) -> str:
@@ -294,9 +326,12 @@ async def drive(servers: list[Server], tables: int, spectators: int, warmup: flo
         tasks.append(asyncio.create_task(watch(n, slot, watched, figures, stop_at)))
     await asyncio.sleep(warmup)
     figures.measuring = True
-    started = time.monotonic()
+    started, cpu, mine = time.monotonic(), sum(s.cpu_s() for s in servers), time.process_time()
     await asyncio.gather(*tasks, return_exceptions=False)
-    figures.moves_per_s = figures.moves / max(1e-9, time.monotonic() - started)  # type: ignore[attr-defined]
+    figures.seconds = time.monotonic() - started
+    figures.server_cpu_s = sum(s.cpu_s() for s in servers) - cpu
+    figures.client_cpu_s = time.process_time() - mine
+    figures.moves_per_s = figures.moves / max(1e-9, figures.seconds)  # type: ignore[attr-defined]
     return figures
 
 
@@ -324,6 +359,11 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
             "p99": percentile(acks_ms, 0.99), "worst": max(acks_ms, default=float("nan")),
             "rss": [round(now) for now, _ in memory], "peak": [round(peak) for _, peak in memory],
             "refusals": figures.refusals, "matches": figures.matches,
+            # CPU the server spends per move stored, and how busy each side kept a core: on a machine
+            # where the load generator shares the cores, these say where the time went
+            "cpu_ms_per_move": 1000 * figures.server_cpu_s / max(1, figures.moves),
+            "server_cores": figures.server_cpu_s / max(1e-9, figures.seconds),
+            "client_cores": figures.client_cpu_s / max(1e-9, figures.seconds),
         }
     finally:
         for server in servers:
@@ -349,13 +389,14 @@ def main() -> None:
               f"{args.seconds:.0f} s measured after {args.warmup:.0f} s; {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
         print(f"{'database':10} {'procs':>5} {'moves/s':>8} {'acks':>6} {'p50 ms':>7} {'p99 ms':>7} {'worst ms':>8}"
-              f"  {'RSS MB (peak)':>14}  refusals", flush=True)
+              f"  {'RSS MB (peak)':>14}  refusals  {'srv CPU ms/move':>15}  {'cores: srv':>10} {'client':>6}", flush=True)
         for database in databases:
             for processes in (int(p) for p in args.processes.split(",")):
                 r = run(database, processes, args, postgres)
                 memory = " ".join(f"{now}({peak})" for now, peak in zip(r["rss"], r["peak"], strict=True))
                 print(f"{r['database']:10} {r['processes']:>5} {r['moves_per_s']:>8.0f} {r['acks']:>6} {r['p50']:>7.1f}"
-                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']}", flush=True)
+                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']:>8}  {r['cpu_ms_per_move']:>15.2f}"
+                      f"  {r['server_cores']:>10.2f} {r['client_cores']:>6.2f}", flush=True)
     finally:
         if postgres:
             postgres.close()

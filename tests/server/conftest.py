@@ -60,7 +60,7 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
         # while computer players answer without a pause), so the message rate is not what these tests measure:
         # tests/server/test_limits.py sets its own limits
         overrides.setdefault("limits", Limits(messages_per_second=1000))
-        config = ServerConfig(**{"database_url": database_url, "bot_delay_ms": 0, "log_json": False, **overrides})  # type: ignore[arg-type]
+        config = ServerConfig(**{"database_url": database_url, "bot_delay_ms": 0, "log_json": False, "review_processes": False, **overrides})  # type: ignore[arg-type]
         client = TestClient(create_app(config))
         opened.append(client)
         return client

@@ -16,9 +16,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from nines.server.app import SocketConnection
-from nines.server.limits import Limits
+from nines.server.limits import Limits, MessageWindow
 from nines.server.messages import ErrorCode
-from nines.server.tables import TableError
+from nines.server.table import TableError
 
 from .helpers import Socket, create_table, me_and_bots, state_of, wait_for
 
@@ -190,15 +190,15 @@ def test_hints_one_at_a_time_per_seat_and_kept_per_position(client: TestClient) 
                           options={"first_dealer": "E"})  # S is the first to decide
     manager = client.app.state.manager  # type: ignore[attr-defined]
     table = manager.tables[seated["table"]["id"]]
-    name, player = manager.hint_player("neuf")
+    name, player = manager.hints.player("neuf")
     counting = _Counting(player)
-    manager._hint_players["neuf"] = (name, counting)
+    manager.hints._players["neuf"] = (name, counting)
 
     async def twice() -> tuple[Any, Any]:
-        first = asyncio.create_task(manager.hint(table, "S", table.seq))
+        first = asyncio.create_task(manager.hints.ask(table, "S", table.seq))
         await asyncio.sleep(0.05)
         try:
-            await manager.hint(table, "S", table.seq)
+            await manager.hints.ask(table, "S", table.seq)
             second: Any = None
         except TableError as error:
             second = error
@@ -207,7 +207,7 @@ def test_hints_one_at_a_time_per_seat_and_kept_per_position(client: TestClient) 
 
     hint, refused = client.portal.call(twice)  # type: ignore[union-attr]
     assert isinstance(refused, TableError) and refused.code is ErrorCode.LIMIT
-    again = client.portal.call(manager.hint, table, "S", table.seq)  # type: ignore[union-attr]
+    again = client.portal.call(manager.hints.ask, table, "S", table.seq)  # type: ignore[union-attr]
     assert again == hint and counting.calls == 1
 
 
@@ -349,3 +349,13 @@ def test_live_tables_per_address_are_bounded(make_client: Callable[..., TestClie
         refused = client.post("/api/tables", json={"game": "neuf", "seats": SEATS})
         assert refused.status_code == 429 and refused.json()["code"] == "limit"
         assert "2 tables in play already" in refused.json()["message"]
+
+
+def test_a_sockets_message_window_allows_most_in_any_second_and_no_more() -> None:
+    window = MessageWindow(3)
+    assert [window.refusal(t) for t in (0.0, 0.1, 0.2)] == [None, None, None]
+    assert window.refusal(0.5) == "more than 3 messages a second; slow down"  # four within one second
+    assert window.refusal(0.99) is not None  # a refused message is not counted, and the first is still in the window
+    assert window.refusal(1.0) is None  # the first has left the window: one more
+    assert window.refusal(1.05) is not None  # 0.1, 0.2 and 1.0 are within the second before 1.05
+    assert window.refusal(1.2) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from starlette.testclient import TestClient
@@ -12,7 +13,14 @@ from nines.review import review_record
 from .helpers import Socket, create_table, me_and_bots, pick, wait_for
 
 
-def test_a_finished_match_has_every_deal_reviewed_as_the_record_says(client: TestClient) -> None:
+# reviews in worker processes is how `nines serve` runs; threads, how the other tests do
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_a_finished_match_has_every_deal_reviewed_as_the_record_says(make_client: Callable[..., TestClient], processes: bool) -> None:
+    with make_client(review_processes=processes) as client:
+        _every_deal_reviewed_as_the_record_says(client)
+
+
+def _every_deal_reviewed_as_the_record_says(client: TestClient) -> None:
     seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), options={"start_score": 1}, seed=5)
     table_id = seated["table"]["id"]
     wait_for(client, table_id, lambda s: s["table"]["status"] == "over")

@@ -45,7 +45,7 @@ class LiveServer:
         # one server for the whole session, every table from 127.0.0.1: the cap on unfinished tables per
         # address (20) would refuse tables once the suite has left that many unfinished, and the suite makes
         # more than the 12 tables a minute one address may create
-        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False,
+        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False, review_processes=False,
                                            limits=Limits(live_tables_per_address=10_000, tables_per_minute=10_000)))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=False, log_level="warning")
         self.server = uvicorn.Server(config)

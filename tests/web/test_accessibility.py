@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import Pages, screenshot
-from .seating import open_table
+from .seating import SIZES, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -26,9 +26,11 @@ def serious_violations(page: Any) -> list[str]:
     ]
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_server: Any, lang: str) -> None:
-    page = pages.new(locale=f"{lang}-CA")
+def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_server: Any, lang: str, size: str) -> None:
+    """On a phone (touch) and on a laptop: the phone's compact header, toolbar and action bar are checked too."""
+    page = pages.new(locale=f"{lang}-CA", **SIZES[size])
     found: dict[str, list[str]] = {}
     page.goto(live_server.url + "/")
     page.wait_for_selector(".setup button[type=submit]")
@@ -43,7 +45,7 @@ def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_
     # that address answers 404 on purpose (the browser reports it as a failed load)
     pages.errors[:] = [e for e in pages.errors if "no-such-game" not in e]
     for game in GAMES:
-        table = open_table(pages, live_server, game, "laptop", locale=f"{lang}-CA")
+        table = open_table(pages, live_server, game, size, locale=f"{lang}-CA")
         table.wait_for_selector(".status-line.my-turn")
         found[f"{game} table"] = serious_violations(table)
     problems = {where: v for where, v in found.items() if v}
@@ -55,7 +57,8 @@ def focused(page: Any) -> dict[str, Any]:
       const el = document.activeElement;
       const hand = el && el.closest('.hand[data-seat]');
       return {inHand: !!hand && el.matches('button.card'), code: el && el.dataset.code || null,
-              index: el && el.dataset.index || null, legal: !!el && el.classList.contains('legal')};
+              index: el && el.dataset.index || null, legal: !!el && el.classList.contains('legal'),
+              controlled: !!hand && hand.classList.contains('controlled')};
     }""")
 
 
@@ -96,6 +99,95 @@ def test_a_whole_deal_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages
     assert plays == 13
     screenshot(page, "keyboard-deal-summary")
     # closing the summary gives the focus back to the hand
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.querySelector('dialog[open]')")
+    assert focused(page)["inHand"]
+
+
+def wait_for_turn_or_summary(page: Any) -> bool:
+    """Wait until the person has a move to make (True) or the deal's summary is open (False)."""
+    page.wait_for_function(
+        "(document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length)"
+        " || document.querySelector('dialog.summary-dialog')", timeout=30_000)
+    return not page.locator("dialog.summary-dialog").count()
+
+
+def legal(page: Any) -> list[str]:
+    return page.eval_on_selector_all("datalist option", "options => options.map(o => o.value)")
+
+
+def press_and_wait(page: Any, key: str) -> None:
+    """A key that makes a move: wait until the table has taken it."""
+    seq = page.locator(".table-shell").get_attribute("data-seq")
+    page.keyboard.press(key)
+    page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
+
+
+def arrow_to(page: Any, wanted: Any, limit: int = 30) -> dict[str, Any]:
+    """Arrow through the hand (the arrow keys only) until the focused card is one ``wanted`` accepts."""
+    for _ in range(limit):
+        where = focused(page)
+        if wanted(where):
+            return where
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"no wanted card reached with the arrow keys (focus on {focused(page)})")
+
+
+def test_a_whole_elyigit_deal_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages, live_server: Any) -> None:
+    page = open_table(pages, live_server, "elyigit", "laptop", seed=11)
+    page.wait_for_selector(".bid-row [data-action]")
+    page.keyboard.press("ArrowRight")  # into the hand
+    assert focused(page)["inHand"]
+    moves = 0
+    while wait_for_turn_or_summary(page):
+        # the focus is still in a hand after the others' moves (and after mine)
+        assert focused(page)["inHand"], f"after {moves} moves the focus left the hand"
+        offered = legal(page)
+        bids = sorted(int(a.split()[1]) for a in offered if a.startswith("bid "))
+        trumps = [a.split()[1] for a in offered if a.startswith("trump ")]
+        if bids or "pass" in offered:
+            standing = page.locator(".side-game").get_attribute("data-high-bid")
+            # the lowest bid when nobody has bid (a digit key), otherwise pass (P)
+            press_and_wait(page, str(bids[0]) if bids and bids[0] <= 9 and not standing else "p")
+        elif trumps:
+            press_and_wait(page, {"S": "s", "H": "h", "D": "d", "C": "c", "NT": "n"}[trumps[0]])
+        else:
+            page.wait_for_selector(".hand.controlled button.card.legal")
+            where = arrow_to(page, lambda f: f["legal"] and f["controlled"])
+            press_and_wait(page, "Enter")
+            # (the last card played leaves no card to hold the focus until the summary opens)
+            if not page.locator("dialog.summary-dialog").count() and page.locator(".hand[data-seat] button.card").count():
+                assert focused(page)["inHand"], f"after playing {where['code']} the focus left the hand"
+        moves += 1
+    assert moves >= 13
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.querySelector('dialog[open]')")
+    assert focused(page)["inHand"]
+
+
+def test_a_whole_rummy_hand_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages, live_server: Any) -> None:
+    page = open_table(pages, live_server, "rummy", "laptop")
+    page.wait_for_selector("button[data-pile=stock].legal")
+    page.keyboard.press("ArrowRight")  # into the hand, while it is time to draw
+    assert focused(page)["inHand"], "the hand takes the focus while the person is to draw"
+    turns = 0
+    while wait_for_turn_or_summary(page):
+        assert focused(page)["inHand"], f"after {turns} turns the focus left the hand"
+        if "draw stock" in legal(page):
+            press_and_wait(page, "s")  # S draws from the stock
+            assert focused(page)["inHand"], "after drawing the focus left the hand"
+            continue
+        discards = {a.split()[1] for a in legal(page) if a.startswith("discard ")}
+        where = arrow_to(page, lambda f, discards=discards: f["code"] in discards)
+        page.keyboard.press("Enter")  # select the card
+        page.wait_for_selector(f".rummy-hand button.card.selected[data-code='{where['code']}']")
+        assert focused(page)["code"] == where["code"], "selecting a card keeps the focus on it"
+        press_and_wait(page, "x")  # X discards the selected card
+        turns += 1
+        if not page.locator("dialog.summary-dialog").count():
+            assert focused(page)["inHand"], f"after discarding {where['code']} the focus left the hand"
+    assert turns >= 3
+    screenshot(page, "keyboard-rummy-summary")
     page.keyboard.press("Escape")
     page.wait_for_function("!document.querySelector('dialog[open]')")
     assert focused(page)["inHand"]

@@ -47,6 +47,11 @@ class ServerConfig:
     hint_players: tuple[str, ...] = ("expert", "ismcts", "basic", "random")
     """Players asked for hints, strongest first; the first one available for the game is used."""
 
+    review_processes: bool = True
+    """Reviews of finished deals are worked out in worker processes (``False``: threads of this process).
+    Processes keep the review's own Python off the server's interpreter lock, so the tables in play never
+    wait for it; threads start faster and use less memory (the tests use them)."""
+
     log_json: bool = True
     """Structured logs: one JSON object per line (``False``: plain text)."""
 

@@ -31,7 +31,8 @@ from ..bots import Player
 from .logs import log
 
 if TYPE_CHECKING:
-    from .tables import Table, TableManager
+    from .table import Table
+    from .tables import TableManager
 
 CLAIM_TTL_S = 20
 BACKOFF_FIRST_S = 0.5
@@ -169,7 +170,7 @@ class TableDriver:
         async with table.lock:
             if table.seq != seq:
                 return
-            view = table.state.view(step.seat)
+            view = table.view(step.seat)
         decision = await self.manager.think(step.player.decide, view)
         await self.manager.commit_for(table, seq, step.seat, decision.action, stand_in=step.stand_in, why=step.why)
 

@@ -25,14 +25,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 import unicodedata
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -233,7 +234,6 @@ class Rates:
     def __init__(self, limits: Limits) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
-        self._messages = RateLimitItemPerSecond(limits.messages_per_second)
         self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
         self.limits = limits
 
@@ -251,12 +251,33 @@ class Rates:
         return Reason("server.limit_reads", f"this address has asked for {self.limits.reads_per_minute} records, replays and "
                       "reviews in the last minute; wait a moment", count=self.limits.reads_per_minute)
 
-    def message(self, socket: str) -> str | None:
-        """Count a socket message, or say why it is refused."""
-        if self._limiter.hit(self._messages, "messages", socket):
-            return None
-        return Reason("server.limit_messages", f"more than {self.limits.messages_per_second} messages a second; slow down",
-                      count=self.limits.messages_per_second)
+    def messages(self) -> MessageWindow:
+        """A new socket's own count of its messages (see :class:`MessageWindow`)."""
+        return MessageWindow(self.limits.messages_per_second)
+
+
+class MessageWindow:
+    """One socket's messages: at most ``most`` in any one second (a moving window).
+
+    Kept by the socket itself, as the times of its last ``most`` messages: no shared storage to
+    look up, no expiry to schedule, and gone with the socket.  (The ``limits`` library's memory
+    storage, used for the per-address limits above, starts a timer thread for its expiries; per
+    message, on every socket, that cost more than the move itself.)
+    """
+
+    __slots__ = ("_most", "_times")
+
+    def __init__(self, most: int) -> None:
+        self._most = most
+        self._times: deque[float] = deque(maxlen=most)
+
+    def refusal(self, now: float | None = None) -> Reason | None:
+        """Count a message, or say why it is refused (a refused message is not counted)."""
+        now = time.monotonic() if now is None else now
+        if len(self._times) == self._most and now - self._times[0] < 1.0:
+            return Reason("server.limit_messages", f"more than {self._most} messages a second; slow down", count=self._most)
+        self._times.append(now)
+        return None
 
 
 class LiveTables:

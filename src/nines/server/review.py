@@ -8,13 +8,19 @@ worker processes instead, so that not even the review's Python holds the GIL;
 ``benchmarks/review_bench.py --event-loop`` measures both).  Each deal is reviewed once: the work starts
 as soon as the deal ends (so that the review is ready when the summary asks for it) and
 the answer is kept for later requests.
+
+Reviews are background work: their threads (and worker processes) run at a lower scheduling
+priority (``REVIEW_NICENESS``), so that on a busy machine the moves of the tables in play come
+first and the reviews take the time left over.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -29,12 +35,15 @@ from ..review.discards import review_rummy_deal
 from .logs import log
 from .messages import ErrorCode
 from .store import ReviewStat, Store
-from .tables import Table, TableError
+from .table import Table, TableError
 
 __all__ = ["REVIEW_WORKERS", "ReviewJob", "Reviews", "review_job"]
 
 REVIEW_WORKERS = 2
 """Threads reviewing deals; each holds its own solvers (a few tens of megabytes at most)."""
+
+REVIEW_NICENESS = 10
+"""How much lower than the server's the review threads' scheduling priority is (Linux ``nice``)."""
 
 KEEP_DEALS = 500
 """Reviews kept in memory, the least recently asked for dropped first (a review is 6 to 9 kB of JSON, some
@@ -93,6 +102,14 @@ def review_stats(job: ReviewJob, review: Mapping[str, Any]) -> list[ReviewStat]:
 _local = threading.local()
 
 
+def yield_to_play() -> None:
+    """Lower the priority of this review thread or process (Linux schedules threads apart), so that the
+    tables in play never wait for a review's search."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: reviews at the usual priority
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + REVIEW_NICENESS))
+
+
 def run_job(job: ReviewJob) -> dict[str, Any]:
     """Review the deal (on a worker thread); the review's JSON."""
     if job.game == "rummy":
@@ -114,9 +131,12 @@ class Reviews:
     ) -> None:
         self._store = store
         self._processes = (
-            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) if processes else None
+            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"),
+                                initializer=yield_to_play)
+            if processes
+            else None
         )
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review", initializer=yield_to_play)
         self._keep = keep
         self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
         self._seen: dict[str, int] = {}
@@ -158,8 +178,8 @@ class Reviews:
     def after_action(self, table: Table) -> None:
         """Start reviewing the deals that have just ended (call under the table's lock, after a move)."""
         state = table.state
-        number = getattr(state.view(None), "deal_number", None)
-        if not isinstance(number, int):
+        number = table.deal_number()
+        if number is None:
             return
         finished = number if state.is_over else number - 1
         seen = self._seen.get(table.id)

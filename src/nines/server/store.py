@@ -26,11 +26,13 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     case,
     create_engine,
     event,
     false,
     func,
+    insert,
     select,
     update,
 )
@@ -394,6 +396,49 @@ class Store:
                 )
         except IntegrityError as error:
             raise SeqConflict(f"move {action.seq} of table {table_id} was already stored") from error
+
+    def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]:
+        """Store accepted actions of many tables in one transaction: one commit, one flush to disk.
+
+        This is the group commit that lets one process keep up with many tables (an SQLite commit
+        waits for the disk; fifty commits one after the other wait fifty times).  The answer has one
+        entry per action, in order: ``None`` once stored, or the :class:`SeqConflict` that refused
+        it.  If any action conflicts, nothing of the joint transaction is kept and each action is
+        stored on its own, so one table's conflict never loses another table's move.
+        """
+        if not batch:
+            return []
+        now = _now()
+        actions = [
+            {"table_id": table_id, "seq": a.seq, "seat": a.seat, "by": a.by, "action": a.action,
+             "stand_in": a.stand_in, "created_at": now}
+            for table_id, a in batch
+        ]
+        moved: dict[str, int] = {}
+        for table_id, a in batch:
+            moved[table_id] = max(a.seq, moved.get(table_id, 0))
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(ActionRow), actions)
+                connection.execute(
+                    update(TableRow)
+                    .where(TableRow.id == bindparam("moved_table"))
+                    .values(seq=bindparam("moved_seq"), updated_at=now),
+                    [{"moved_table": t, "moved_seq": seq} for t, seq in moved.items()],
+                )
+            return [None] * len(batch)
+        except IntegrityError:
+            if len(batch) == 1:
+                table_id, action = batch[0]
+                return [SeqConflict(f"move {action.seq} of table {table_id} was already stored")]
+        answers: list[SeqConflict | None] = []
+        for table_id, action in batch:
+            try:
+                self.append_action(table_id, action)
+                answers.append(None)
+            except SeqConflict as conflict:
+                answers.append(conflict)
+        return answers
 
     def mark_over(self, table_id: str, winners: Sequence[str], record: dict[str, Any] | None = None) -> None:
         """The match is over: its winners and (kept to be served as is) its record."""

@@ -36,6 +36,10 @@ def register(app: typer.Typer) -> None:
         ),
         tables_per_minute: int = typer.Option(12, "--tables-per-minute", min=1, help="Tables one address may create in a minute."),
         sockets_per_address: int = typer.Option(40, "--sockets-per-address", min=1, help="Table sockets one address may hold open."),
+        review_processes: bool = typer.Option(
+            True, "--review-processes/--review-threads",
+            help="Review finished deals in worker processes (the tables in play never wait for a review) or in threads of the server.",
+        ),
     ) -> None:
         """Serve the web tables: open the printed address and play in the browser."""
         import uvicorn
@@ -57,6 +61,7 @@ def register(app: typer.Typer) -> None:
             away_s=max(5, away),
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
+            review_processes=review_processes,
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
                           sockets_per_address=sockets_per_address),
         )

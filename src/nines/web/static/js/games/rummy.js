@@ -174,7 +174,14 @@ function render(ctx) {
         el.dataset.index = String(index);
         row.append(el);
       } else {
-        row.append(cardEl(code, { className: classes }));
+        // not the time to choose cards (drawing, or another's turn): still buttons, so the keyboard stays in the
+        // hand between turns; a click says what to do instead
+        const el = cardEl(code, {
+          className: `${classes} waiting`.trim(), disabled: true,
+          onclick: () => ctx.refuse(mine && view.phase === "draw" ? t("rummy.drawQ") : t("table.notYourTurn")),
+        });
+        el.dataset.index = String(index);
+        row.append(el);
       }
     });
     felt.append(h("div", { class: "me" }, seatPlate(ctx, me, { tags: [view.opened.includes(me) ? t("rummy.opened") : null].filter(Boolean) }), row));

@@ -1,0 +1,116 @@
+"""The move journal: moves of many tables stored in one commit, each with its own answer."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import threading
+from collections.abc import Sequence
+
+import pytest
+
+from nines.server.journal import MoveJournal
+from nines.server.store import SeqConflict, Store, StoredAction, StoredTable
+
+
+def _table(store: Store, table_id: str) -> None:
+    store.insert_table(StoredTable(id=table_id, game="neuf", preset=None, options={}, seed=1, hints=True, bot_delay_ms=0,
+                                   public=False, invite="x", status="playing", winners=[], created_at=dt.datetime.now(dt.UTC).replace(tzinfo=None)))
+
+
+def _move(seq: int, action: str = "keep") -> StoredAction:
+    return StoredAction(seq=seq, seat="S", by="S", action=action)
+
+
+@pytest.mark.databases
+def test_one_commit_stores_the_moves_of_many_tables_and_a_conflict_loses_no_other(database_url: str) -> None:
+    store = Store(database_url)
+    store.migrate()
+    for name in ("a", "b", "c"):
+        _table(store, name)
+    assert store.append_actions([("a", _move(1)), ("b", _move(1)), ("c", _move(1))]) == [None, None, None]
+    # move 1 of b is taken: b's move is refused, a's and c's second moves are stored all the same
+    answers = store.append_actions([("a", _move(2)), ("b", _move(1, "exchange")), ("c", _move(2))])
+    assert answers[0] is None and answers[2] is None
+    assert isinstance(answers[1], SeqConflict)
+    assert [a.seq for a in store.actions_after("a", 0)] == [1, 2]
+    assert [(a.seq, a.action) for a in store.actions_after("b", 0)] == [(1, "keep")]
+    assert [a.seq for a in store.actions_after("c", 0)] == [1, 2]
+    assert {t: store.load_table(t).seq for t in "abc"} == {"a": 2, "b": 1, "c": 2}  # type: ignore[union-attr]
+    store.close()
+
+
+class SlowStore:
+    """A store whose commit waits until the test lets it go, counting what each commit held."""
+
+    def __init__(self) -> None:
+        self.commits: list[list[tuple[str, int]]] = []
+        self.go = threading.Event()
+        self.taken: set[tuple[str, int]] = set()
+        self.down = False
+
+    def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]:
+        self.go.wait(timeout=10)
+        if self.down:
+            raise ConnectionError("the database is not answering")
+        self.commits.append([(t, a.seq) for t, a in batch])
+        answers: list[SeqConflict | None] = []
+        for t, a in batch:
+            if (t, a.seq) in self.taken:
+                answers.append(SeqConflict(f"move {a.seq} of {t} was already stored"))
+            else:
+                self.taken.add((t, a.seq))
+                answers.append(None)
+        return answers
+
+
+def test_moves_that_arrive_during_a_commit_are_stored_together_in_the_next() -> None:
+    async def main() -> SlowStore:
+        store = SlowStore()
+        journal = MoveJournal(store)
+        first = asyncio.create_task(journal.append("t0", _move(1)))
+        await asyncio.sleep(0.05)  # the first commit is under way (waiting on the disk)
+        rest = [asyncio.create_task(journal.append(f"t{n}", _move(1))) for n in range(1, 30)]
+        again = asyncio.create_task(journal.append("t0", _move(1)))  # a second writer of t0's move 1
+        await asyncio.sleep(0.05)
+        store.go.set()
+        await first
+        await asyncio.gather(*rest)
+        with pytest.raises(SeqConflict):
+            await again
+        assert (journal.commits, journal.moves) == (2, 31)
+        return store
+
+    store = asyncio.run(main())
+    assert [len(c) for c in store.commits] == [1, 30]  # a lone move at once; the thirty that waited in one commit
+
+
+def test_an_outage_refuses_every_move_of_the_commit_and_the_next_ones_are_stored() -> None:
+    async def main() -> None:
+        store = SlowStore()
+        store.down = True
+        store.go.set()
+        journal = MoveJournal(store)
+        results = await asyncio.gather(*(journal.append(f"t{n}", _move(1)) for n in range(5)), return_exceptions=True)
+        assert all(isinstance(r, ConnectionError) for r in results)
+        store.down = False
+        await journal.append("t0", _move(1))  # the database is back: stored
+        assert store.commits[-1] == [("t0", 1)]
+
+    asyncio.run(main())
+
+
+def test_a_caller_that_gives_up_does_not_cancel_the_others_commit() -> None:
+    async def main() -> None:
+        store = SlowStore()
+        journal = MoveJournal(store)
+        leaving = asyncio.create_task(journal.append("a", _move(1)))
+        staying = asyncio.create_task(journal.append("b", _move(1)))
+        await asyncio.sleep(0.05)
+        leaving.cancel()  # a socket closed while its move was being stored
+        store.go.set()
+        await staying
+        assert store.commits == [[("a", 1), ("b", 1)]] or store.commits == [[("a", 1)], [("b", 1)]]
+        assert ("a", 1) in store.taken  # the move was stored all the same, as a database write would be
+
+    asyncio.run(main())
