@@ -370,6 +370,7 @@ export class TableShell {
     }
     const mine = you && (view.acting_seat ?? view.to_act) === you && table.status === "playing";
     this.statusEl.classList.toggle("my-turn", !!mine);
+    this.statusEl.title = text;
     this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text),
       this.clock.update(this.message, (seat) => this.context().seatLabel(seat)));
   }
