@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from nines.server.app import SocketConnection
 from nines.server.limits import Limits, MessageWindow
 from nines.server.messages import ErrorCode
-from nines.server.tables import TableError
+from nines.server.table import TableError
 
 from .helpers import Socket, create_table, me_and_bots, state_of, wait_for
 
@@ -190,15 +190,15 @@ def test_hints_one_at_a_time_per_seat_and_kept_per_position(client: TestClient) 
                           options={"first_dealer": "E"})  # S is the first to decide
     manager = client.app.state.manager  # type: ignore[attr-defined]
     table = manager.tables[seated["table"]["id"]]
-    name, player = manager.hint_player("neuf")
+    name, player = manager.hints.player("neuf")
     counting = _Counting(player)
-    manager._hint_players["neuf"] = (name, counting)
+    manager.hints._players["neuf"] = (name, counting)
 
     async def twice() -> tuple[Any, Any]:
-        first = asyncio.create_task(manager.hint(table, "S", table.seq))
+        first = asyncio.create_task(manager.hints.ask(table, "S", table.seq))
         await asyncio.sleep(0.05)
         try:
-            await manager.hint(table, "S", table.seq)
+            await manager.hints.ask(table, "S", table.seq)
             second: Any = None
         except TableError as error:
             second = error
@@ -207,7 +207,7 @@ def test_hints_one_at_a_time_per_seat_and_kept_per_position(client: TestClient) 
 
     hint, refused = client.portal.call(twice)  # type: ignore[union-attr]
     assert isinstance(refused, TableError) and refused.code is ErrorCode.LIMIT
-    again = client.portal.call(manager.hint, table, "S", table.seq)  # type: ignore[union-attr]
+    again = client.portal.call(manager.hints.ask, table, "S", table.seq)  # type: ignore[union-attr]
     assert again == hint and counting.calls == 1
 
 

@@ -55,7 +55,8 @@ from .replay import ReplayFrames, match_record
 from .review import Reviews, review_job
 from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
-from .tables import Table, TableError, TableManager
+from .table import Table, TableError
+from .tables import TableManager
 
 HTTP_STATUS = {
     ErrorCode.MALFORMED: 422,
@@ -130,7 +131,7 @@ async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, m
 
 
 async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, message: AskHint) -> BaseModel:
-    return await manager.hint(table, conn.seat, message.seq)
+    return await manager.hints.ask(table, conn.seat, message.seq)
 
 
 async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, message: SetPace) -> None:
@@ -138,15 +139,15 @@ async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, 
 
 
 async def _on_device_link(manager: TableManager, table: Table, conn: SocketConnection, message: AskDeviceLink) -> BaseModel:
-    return await manager.device_link(table, conn.seat)
+    return await manager.claims.device_link(table, conn.seat)
 
 
 async def _on_again(manager: TableManager, table: Table, conn: SocketConnection, message: PlayAgain) -> BaseModel:
-    new, _token = await manager.again(table, conn.seat, message.accept)
+    new, _token = await manager.play_again.again(table, conn.seat, message.accept)
     if not message.accept or conn.seat is None:
         return AgainMessage(table=new.id)
     # the browser takes its seat at the new table by a one-time claim (a socket cannot set its cookie)
-    link = await manager.device_link(new, conn.seat)
+    link = await manager.claims.device_link(new, conn.seat)
     return AgainMessage(table=new.id, url=link.url)
 
 
@@ -336,7 +337,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def claim_seat(table_id: str, body: Claim, request: Request, response: Response) -> dict[str, Any]:
         """Spend a one-time seat link: this browser now holds the seat (an HttpOnly cookie scoped to
         the table's socket), and any other browser that held it watches instead."""
-        table, seat, token = await manager.claim(table_id, body.claim)
+        table, seat, token = await manager.claims.claim(table_id, body.claim)
         set_seat_cookie(request, response, table_id, seat, token)
         return {"table": table.info().model_dump(mode="json"), "seat": seat}
 
@@ -345,7 +346,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
         table = await manager.get(table_id)
         seat = manager.authenticate(table, body.seat, body.token)
-        new, token = await manager.again(table, seat, body.accept)
+        new, token = await manager.play_again.again(table, seat, body.accept)
         return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
     @app.get("/api/tables/{table_id}/state")

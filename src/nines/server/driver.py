@@ -31,7 +31,8 @@ from ..bots import Player
 from .logs import log
 
 if TYPE_CHECKING:
-    from .tables import Table, TableManager
+    from .table import Table
+    from .tables import TableManager
 
 CLAIM_TTL_S = 20
 BACKOFF_FIRST_S = 0.5

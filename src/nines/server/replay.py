@@ -11,7 +11,7 @@ from typing import Any
 
 from ..games.contract import Reason, plain
 from .messages import ErrorCode
-from .tables import Table, TableError
+from .table import Table, TableError
 
 
 def _require_over(table: Table) -> None:

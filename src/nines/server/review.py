@@ -35,7 +35,7 @@ from ..review.discards import review_rummy_deal
 from .logs import log
 from .messages import ErrorCode
 from .store import ReviewStat, Store
-from .tables import Table, TableError
+from .table import Table, TableError
 
 __all__ = ["REVIEW_WORKERS", "ReviewJob", "Reviews", "review_job"]
 
@@ -178,8 +178,8 @@ class Reviews:
     def after_action(self, table: Table) -> None:
         """Start reviewing the deals that have just ended (call under the table's lock, after a move)."""
         state = table.state
-        number = getattr(table.view(None), "deal_number", None)
-        if not isinstance(number, int):
+        number = table.deal_number()
+        if number is None:
             return
         finished = number if state.is_over else number - 1
         seen = self._seen.get(table.id)

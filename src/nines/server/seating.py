@@ -20,7 +20,7 @@ from fastapi import Request, Response
 from ..games.contract import Reason
 from .messages import ErrorCode
 from .store import Store
-from .tables import TableError, hash_token
+from .table import TableError, hash_token
 
 SEAT_COOKIE = "nines_seat"
 SEAT_COOKIE_DAYS = 30

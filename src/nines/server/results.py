@@ -1,0 +1,58 @@
+"""Each person's results: every finished deal and every finished match, kept for their statistics.
+
+Counted as the match goes (a deal when it ends, the match when it is over), once each, for
+the people at the table (not computer players, not solo practice).  Decisions a stand-in made
+for a person are counted apart, per deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from . import fronts
+from .store import DealStat, MatchStat, Store
+from .table import Table
+
+__all__ = ["count_results", "deal_starts"]
+
+
+async def count_results(store: Store, table: Table) -> None:
+    """Keep each person's statistics: every finished deal, and the match once it is over.
+    Decisions a stand-in made for a person are counted apart (``stand_in`` per deal)."""
+    people = {s.seat: s.person for s in table.seats.values() if s.kind == "human" and s.person}
+    if not people or table.practice:  # solo practice from a chosen seed does not count
+        return
+    state = table.state
+    number = table.deal_number()
+    if number is not None and number - 1 <= table.deals_counted and not (state.is_over and not table.match_counted):
+        return
+    record = state.record()
+    deals = fronts.finished_deals(record)
+    new = deals[table.deals_counted:]
+    starts = deal_starts(record)
+    stats = []
+    for deal in new:
+        number = int(deal.get("number", 0))
+        first = starts.get(number, 0)
+        seqs = range(first + 1, first + len(deal.get("actions", [])) + 1)
+        for seat, person in people.items():
+            outcome = fronts.deal_outcome(state, record, deal, seat)
+            stood_in = sum(1 for q in seqs if table.stand_ins.get(q) == seat)
+            stats.append(DealStat(table.id, number, seat, person, table.spec.id, **outcome.__dict__, stand_in=stood_in))
+    table.deals_counted = len(deals)
+    if stats:
+        await asyncio.to_thread(store.add_deal_stats, stats)
+    if state.is_over and not table.match_counted:
+        table.match_counted = True
+        results = [MatchStat(table.id, seat, person, table.spec.id, fronts.match_won(record, seat)) for seat, person in people.items()]
+        await asyncio.to_thread(store.add_match_stats, results)
+
+
+def deal_starts(record: dict[str, Any]) -> dict[int, int]:
+    """For each deal number, how many actions the match had before it."""
+    starts, before = {}, 0
+    for deal in record.get("deals", []):
+        starts[int(deal.get("number", 0))] = before
+        before += len(deal.get("actions", []))
+    return starts

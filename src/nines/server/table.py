@@ -1,0 +1,351 @@
+"""A table: one match of a game, its seats, the sockets watching it and what each is shown.
+
+A :class:`Table` holds the rules' state of its match and everything about the people around
+it: who sits where (people, computer players, open seats), who is here and who is away (a
+stand-in plays for a person gone too long), the clock, the views each seat is shown and the
+patches that bring every socket up to date.  The :class:`~nines.server.tables.TableManager`
+changes tables; a table itself never touches the database or the pub/sub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from ..bots import Player, make_player
+from ..games import GameSpec
+from ..games.contract import GameState, Reason
+from ..randomness import DealSource, MatchSecret
+from .delta import Shown
+from .messages import (
+    AgainInfo,
+    ClockInfo,
+    ErrorCode,
+    LastAction,
+    SeatInfo,
+    StateMessage,
+    TableInfo,
+)
+
+__all__ = ["DEFAULT_STAND_IN", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
+           "seat_player", "utcnow"]
+
+DEFAULT_STAND_IN = "basic"
+
+
+class TableError(Exception):
+    """A refused request: a typed code for programs and a sentence for people.
+
+    ``key`` and ``params`` let a page say it in the player's language (``web/static/refusals.json``):
+    the rules' own key for a move the rules refuse, a :class:`Reason` as the message gives its own,
+    ``server.<code>`` otherwise.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, *, key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        if key is None and isinstance(message, Reason):
+            key, params = message.key, message.params
+        self.key = key or f"server.{code.value}"
+        self.params = dict(params or {})
+
+
+class Connection(Protocol):
+    """A socket at a table: a seat (``None`` for a spectator) and a way to queue messages."""
+
+    seat: str | None
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message; must not block (the table's lock may be held)."""
+        ...
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already serialized (one text shared by every socket showing the same view)."""
+        ...
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    seat: str
+    kind: str  # human, bot, open
+    bot: str | None = None
+    person: str | None = None
+    token_hash: str | None = None
+    player: Player | None = None
+
+    def info(self, connected: bool, stand_in: bool = False) -> SeatInfo:
+        name = self.person if self.kind == "human" else self.bot
+        return SeatInfo(seat=self.seat, kind=self.kind, name=name, bot=self.bot, connected=connected, stand_in=stand_in)  # type: ignore[arg-type]
+
+
+@dataclass
+class Table:
+    id: str
+    spec: GameSpec
+    state: GameState
+    preset: str | None
+    options: dict[str, Any]
+    source: DealSource  # a match secret, or the chosen seed of solo practice (never shown while playing)
+    hints: bool
+    bot_delay_ms: int
+    public: bool
+    invite: str
+    created_at: dt.datetime
+    seats: dict[str, Seat]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    last: LastAction | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change the driver cares about
+    deals_counted: int = 0
+    match_counted: bool = False
+    clock_s: int | None = None
+    """Seconds a person has for each decision (``None``: no clock)."""
+    away_s: int = 60
+    """A person gone this long is played by a stand-in until they come back."""
+    stand_in_bot: str = DEFAULT_STAND_IN
+    """The computer player that decides for an absent or out-of-time person."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """seq -> the seat a stand-in decided for (those moves are marked in the record and on the pages)."""
+    moved_at: dt.datetime | None = None
+    """When the last move was made (the lobby shows how long ago)."""
+    next_table: str | None = None
+    """Play again: the table of the next match, once someone asked for it."""
+    again_answers: dict[str, str] = field(default_factory=dict)
+    driver: Any = None  # the TableDriver moving this table (see driver.py)
+    turn_started: float = field(default_factory=time.monotonic)
+    seen_at: dict[str, float] = field(default_factory=dict)  # seat -> when its person was last here
+    watched_until: float = 0.0  # a table asked for over HTTP counts as watched until then
+    active_at: float = field(default_factory=time.monotonic)  # last move or visit (for closing idle tables)
+    _stand_in_players: dict[str, Player] = field(default_factory=dict)
+    practice: bool = False  # solo practice from a chosen seed: left out of statistics
+    shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
+    # the rules' views at this move, worked out once: every socket of a seat, its computer player, the
+    # statistics and the reviews all read the same one (see view())
+    _views: dict[str | None, tuple[Any, dict[str, Any] | None]] = field(default_factory=dict)
+    _views_at: tuple[int, int] = (0, -1)
+
+    @property
+    def seq(self) -> int:
+        """The number of actions taken: the sequence number every message must quote."""
+        return len(self.state.log)
+
+    @property
+    def status(self) -> str:
+        if self.state.is_over:
+            return "over"
+        if any(seat.kind == "open" for seat in self.seats.values()):
+            return "waiting"
+        return "playing"
+
+    def view(self, seat: str | None) -> Any:
+        """What the rules let ``seat`` see now (``None``: a spectator), worked out once per move.
+
+        A view is a frozen picture of the state: the same object can serve every reader until the
+        next move, when the cache starts again."""
+        return self._view(seat)[0]
+
+    def view_dict(self, seat: str | None) -> dict[str, Any]:
+        """:meth:`view` as plain JSON-ready data, worked out once per move (never change what it returns)."""
+        view, plain_view = self._view(seat)
+        if plain_view is None:
+            plain_view = view.to_dict()
+            self._views[seat] = (view, plain_view)
+        return plain_view
+
+    def _view(self, seat: str | None) -> tuple[Any, dict[str, Any] | None]:
+        at = (id(self.state), self.seq)
+        if at != self._views_at:
+            self._views.clear()
+            self._views_at = at
+        cached = self._views.get(seat)
+        if cached is None:
+            cached = self._views[seat] = (self.state.view(seat), None)
+        return cached
+
+    def deal_number(self) -> int | None:
+        """The deal in progress, if the game's view says (``deal_number``)."""
+        number = getattr(self.view(None), "deal_number", None)
+        return number if isinstance(number, int) else None
+
+    def connected_seats(self) -> set[str]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    # -- presence, clock, pauses (read by the driver) ----------------------------------
+
+    def people_seats(self) -> list[str]:
+        return [s.seat for s in self.seats.values() if s.kind == "human"]
+
+    def here(self, seat: str) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def away_in(self, seat: str, now: float) -> float | None:
+        """Seconds until the person of ``seat`` has been gone long enough for a stand-in (None: here)."""
+        if self.here(seat):
+            return None
+        return self.seen_at.get(seat, now) + self.away_s - now
+
+    def stood_in(self, seat: str, now: float) -> bool:
+        """A stand-in plays this person's seat: gone longer than ``away_s`` (theirs again when back)."""
+        if self.seats[seat].kind != "human":
+            return False
+        left = self.away_in(seat, now)
+        return left is not None and left <= 0
+
+    def watched(self, now: float) -> bool:
+        """Someone is connected, asked for the table lately, or a person was here within ``away_s``."""
+        if self.connections or now < self.watched_until:
+            return True
+        return any(now - self.seen_at.get(s, -1e18) < self.away_s for s in self.people_seats())
+
+    def paused(self, now: float) -> bool:
+        """Nobody here and no clock running: no computer player moves until someone comes."""
+        if self.clock_s is not None and self.people_seats():
+            return False
+        return not self.watched(now)
+
+    def clock_left(self, now: float) -> float:
+        assert self.clock_s is not None
+        return self.clock_s - (now - self.turn_started)
+
+    def stand_in_player(self, seat: str) -> Player:
+        player = self._stand_in_players.get(seat)
+        if player is None:
+            player = seat_player(self, seat, self.stand_in_bot, role="stand-in")
+            self._stand_in_players[seat] = player
+        return player
+
+    def turn_changed(self) -> None:
+        """A new decision begins: its clock starts now; the driver looks again."""
+        self.turn_started = time.monotonic()
+        self.active_at = self.turn_started
+        self.wake.set()
+
+    def _clock(self, now: float) -> ClockInfo | None:
+        acting = self.state.acting_seat
+        if self.clock_s is None or self.status != "playing" or acting is None:
+            return None
+        if self.seats[acting].kind != "human" or self.stood_in(acting, now):
+            return None
+        return ClockInfo(seat=acting, left_ms=max(0, int(self.clock_left(now) * 1000)), limit_s=self.clock_s)
+
+    def again_info(self) -> AgainInfo | None:
+        if self.next_table is None:
+            return None
+        answers = {s: self.again_answers.get(s, "asked") for s in self.people_seats()}
+        return AgainInfo(table=self.next_table, answers=answers)  # type: ignore[arg-type]
+
+    def players(self) -> dict[str, str]:
+        """Who played each seat, as the record names them."""
+        return {s.seat: (s.person or "guest") if s.kind == "human" else (s.bot or s.kind) for s in self.seats.values()}
+
+    def final_record(self) -> dict[str, Any]:
+        """The ``nines-record/1`` of the finished match (with its secret), with who played and the table's id."""
+        assert self.state.is_over, "only a finished match's record is shown: until then it holds every hand"
+        record = self.state.record(players=self.players())  # type: ignore[call-arg]
+        record["table"] = self.id
+        mark_stand_ins(record, self.stand_ins)
+        return record
+
+    def info(self) -> TableInfo:
+        connected = self.connected_seats()
+        now = time.monotonic()
+        moved = self.moved_at or self.created_at
+        return TableInfo(
+            id=self.id,
+            game=self.spec.id,
+            title=self.spec.title,
+            preset=self.preset,
+            options=self.options,
+            seats=[s.info(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
+            seq=self.seq,
+            status=self.status,  # type: ignore[arg-type]
+            hints=self.hints,
+            bot_delay_ms=self.bot_delay_ms,
+            public=self.public,
+            created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
+            winners=list(self.state.winners),
+            clock_s=self.clock_s,
+            away_s=self.away_s,
+            clock=self._clock(now),
+            paused=self.status == "playing" and self.paused(now),
+            moved_ago_s=max(0, int((utcnow() - moved).total_seconds())),
+            again=self.again_info(),
+            practice=self.practice,
+        )
+
+    def state_for(self, seat: str | None, info: TableInfo | None = None) -> StateMessage:
+        """The whole state one seat is shown (``None``: a spectator), as the API documents it."""
+        return StateMessage(
+            seq=self.seq,
+            you=seat,
+            table=info or self.info(),
+            view=self.view_dict(seat),
+            last=self.last,
+            # invitations for open seats are for the people at the table, while the match is on
+            invite=self.invite if seat is not None and not self.state.is_over else None,
+        )
+
+    def state_body(self, seat: str | None, info: TableInfo | dict[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`state_for` as the JSON data sent, built without the model's validation (every socket
+        after every move gets one of these: the model's checks there cost more than all else).  A test
+        holds it equal, key for key and in order, to ``state_for(...).model_dump(mode="json")``."""
+        info = info if info is not None else self.info()
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "you": seat,
+            "table": info if isinstance(info, dict) else info.model_dump(mode="json"),
+            "view": self.view_dict(seat),
+            "last": None if self.last is None else self.last.model_dump(mode="json"),
+            # invitations for open seats are for the people at the table, while the match is on
+            "invite": self.invite if seat is not None and not self.state.is_over else None,
+            "rev": 0,
+        }
+
+    def broadcast(self) -> None:
+        """Queue each socket what changed in its own view of the table (call under the lock)."""
+        info = self.info().model_dump(mode="json")
+        self.shown.change(self.connections, lambda seat: self.state_body(seat, info))
+
+    def send_whole(self, connection: Connection) -> None:
+        """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        self.shown.whole(connection, self.state_body(connection.seat))
+
+
+def seat_player(table: Table, seat: str, name: str, role: str = "player") -> Player:
+    """A computer player for ``seat`` (``role``: its own computer player, or a person's stand-in).
+    Its own choices at a table dealt from a secret come from that secret (never from anything a seat
+    sees); at solo practice, from the chosen seed, so practice can be repeated."""
+    if isinstance(table.source, MatchSecret):
+        return make_player(name, table.spec.id, random.Random(table.source.derive(f"{role}:{seat}:{name}")))
+    suffix = "" if role == "player" else f":{role}"
+    return make_player(name, table.spec.id, random.Random(f"{table.source}:{seat}:{name}{suffix}"))
+
+
+def mark_stand_ins(record: dict[str, Any], stand_ins: dict[int, str]) -> None:
+    """Mark each action a stand-in decided for a person (``"stand_in": true``); seq n is the n-th action."""
+    if not stand_ins:
+        return
+    seq = 0
+    for deal in record.get("deals", []):
+        for action in deal.get("actions", []):
+            seq += 1
+            if seq in stand_ins:
+                action["stand_in"] = True
+
+
+def utcnow() -> dt.datetime:
+    """Now, in UTC without a zone (as the database keeps times)."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
