@@ -58,6 +58,8 @@ def outside_the_screen(page: Any, *selectors: str) -> list[str]:
 
 
 OVERLAPS = """([movers, fixed]) => {
+  // where things rest: a card still flying to the trick (a move that came a moment ago) is put where it lands
+  document.getAnimations().forEach((a) => a.finish());
   const out = [];
   const boxes = (selector) => [...document.querySelectorAll(selector)]
     .map((el) => ({ el, r: el.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
@@ -74,5 +76,5 @@ OVERLAPS = """([movers, fixed]) => {
 
 
 def overlapping(page: Any, movers: str, fixed: str) -> list[str]:
-    """Every pair of an element matching ``movers`` and one matching ``fixed`` whose boxes overlap."""
+    """Every pair of an element matching ``movers`` and one matching ``fixed`` whose boxes overlap, at rest."""
     return page.evaluate(OVERLAPS, [movers, fixed])
