@@ -16,6 +16,10 @@ alternates), so a busy or drifting machine slows both alike; the figures to read
 single solves of all deals come first, then the scorings, so that no DDS call follows another on the
 same deal (DDS keeps its table for a repeated deal).  Every answer is checked against the other
 solver's.
+
+Besides the times, the search effort of each, in the one count DDS reports: the tricks its search
+completed (DDS's ``nodes`` are its fourth-hand moves; this solver's nodes are every card tried, about
+three a completed trick, so its ``last_tricks`` is the count to compare).
 """
 
 from __future__ import annotations
@@ -57,22 +61,25 @@ def timed(work: Callable[[], Any]) -> tuple[Any, float]:
     return result, time.perf_counter() - start
 
 
-def ours_solve(solver: Solver, position: Position) -> int:
+def ours_solve(solver: Solver, position: Position) -> tuple[int, int]:
     solver.clear()  # every solve from an empty table
-    return solver.value(position, position.side_of(position.to_play))
+    return solver.value(position, position.side_of(position.to_play)), solver.info().last_tricks
 
 
-def ours_score(solver: Solver, position: Position) -> dict[str, int]:
+def ours_score(solver: Solver, position: Position) -> tuple[dict[str, int], int]:
     solver.clear()
-    return {card.code: tricks for card, tricks in solver.score_cards(position).items()}
+    scores = {card.code: tricks for card, tricks in solver.score_cards(position).items()}
+    return scores, solver.info().last_tricks
 
 
-def dds_solve(deal: Any) -> int:
-    return max(tricks for _, tricks in solve_board(deal, SolveMode.OptimalOne))
+def dds_solve(deal: Any) -> tuple[int, int]:
+    board = solve_board(deal, SolveMode.OptimalOne)
+    return max(tricks for _, tricks in board), board._data.nodes  # DDS's nodes: the tricks it completed
 
 
-def dds_score(deal: Any) -> dict[str, int]:
-    return {f"{card.rank.abbr}{'SHDC'[card.suit.value]}": tricks for card, tricks in solve_board(deal, SolveMode.Default)}
+def dds_score(deal: Any) -> tuple[dict[str, int], int]:
+    board = solve_board(deal, SolveMode.Default)
+    return {f"{card.rank.abbr}{'SHDC'[card.suit.value]}": tricks for card, tricks in board}, board._data.nodes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     deals = [dds_deal(p) for p in positions]
     solver = Solver()
     times: dict[str, dict[str, list[float]]] = {"solve": {"nines": [], "dds": []}, "score": {"nines": [], "dds": []}}
+    effort: dict[str, dict[str, list[int]]] = {"solve": {"nines": [], "dds": []}, "score": {"nines": [], "dds": []}}
 
     def race(what: str, i: int, ours: Callable[[], Any], theirs: Callable[[], Any]) -> tuple[Any, Any]:
         order = [("nines", ours), ("dds", theirs)]
@@ -95,8 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             order.reverse()
         results = {}
         for name, work in order:
-            results[name], seconds = timed(work)
+            (results[name], tricks), seconds = timed(work)
             times[what][name].append(seconds)
+            effort[what][name].append(tricks)
         return results["nines"], results["dds"]
 
     for i, (position, deal) in enumerate(zip(positions, deals, strict=True)):
@@ -114,7 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not times[what]["nines"]:
             continue
         ours, dds = (statistics.fmean(times[what][name]) * 1000 for name in ("nines", "dds"))
+        ours_t, dds_t = (statistics.fmean(effort[what][name]) for name in ("nines", "dds"))
         print(f"{label}: nines {ours:.2f} ms, DDS {dds:.2f} ms, ratio {ours / dds:.3f}")
+        print(f"  tricks completed a deal: nines {ours_t:,.0f}, DDS {dds_t:,.0f}, ratio {ours_t / dds_t:.2f}")
     print("answers: identical on every deal")
     return 0
 

@@ -95,6 +95,16 @@ def test_the_table_never_grows_past_its_limit() -> None:
         assert info.entries > 0
 
 
+def test_the_tricks_a_search_completes_are_counted() -> None:
+    # the count DDS reports as its search effort (benchmarks/dds_compare.py compares the two):
+    # each completed trick is a card tried, beside the leads and the cards before the last
+    position = position_from_deal("neuf", "N:A7.-.Q.A 62.-.-.95 J3.-.75.- K4.9.-.4", "S", "W")
+    solver = Solver()
+    assert solver.value(position, "NS") == 4
+    info = solver.info()
+    assert 0 < info.last_tricks < info.last_nodes
+
+
 def test_an_unrelated_deal_starts_from_an_empty_table() -> None:
     rng = random.Random("clearing")
     solver = Solver(table_mb=8)

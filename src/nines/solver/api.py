@@ -86,6 +86,9 @@ class TableInfo:
     last_nodes: int
     total_nodes: int
     replaced_buckets: int
+    last_tricks: int = 0
+    """tricks completed in the last call's search (DDS reports its search effort in these); 0 from a
+    core built before it counted them"""
 
 
 class Solver:

@@ -142,7 +142,7 @@ typedef struct {
     uint64_t st_bound, st_probe, st_hit, st_store, st_depth[MAXRANKS + 1], st_cut[2][4], st_all[2], st_nd[MAXRANKS + 1], st_side[2][2][5], st_tricks;
     int use_partition;       /* 0: key the table on every card (exact relative ranks) */
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
-    int use_trick_cut;       /* the cutoff in mid-trick (trick_cut): not where it does not pay */
+    int use_trick_cut;       /* the places in the trick (bit k: k cards down) where the mid-trick cutoff (trick_cut) pays */
     TT *tt;
     uint64_t node_limit;     /* give up past this many nodes (0: never) */
     int aborted;             /* set when it gave up: nothing more is stored, every search returns */

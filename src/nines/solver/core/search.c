@@ -87,7 +87,7 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
         if (r >= 0) return r;
     }
     Trick tk;
-    const int read = nt > 0 && c->use_trick_cut && c->tricks_left > 1;
+    const int read = (c->use_trick_cut >> nt & 1) && c->tricks_left > 1; /* never at the lead: bit 0 is 0 */
     if (read) {
         read_trick(c, &tk);
         int r = trick_cut(c, &tk, c->target - c->won, rel);
@@ -135,10 +135,9 @@ static int search(Ctx *c, uint16_t rel[NSUITS]) {
             c->ntable = nt + 1;
             res = search(c, cr);
         } else {
-            /* the trick is complete: its winner leads the next one */
-#ifdef SOLVER_STATS
+            /* the trick is complete: its winner leads the next one (counted: DDS reports
+             * its search effort as the tricks it completed, benchmarks/dds_compare.py) */
             c->st_tricks++;
-#endif
             TableSave sv;
             const int won_by = close_trick(c, &sv), ws = won_by >> 4, wr = won_by & 15;
             res = search(c, cr);
