@@ -43,6 +43,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 sys.path.insert(0, str(SRC))
@@ -260,8 +261,8 @@ async def play(slot: Slot, servers: list[Server], figures: Figures, stop_at: flo
                 while time.monotonic() < stop_at:
                     try:
                         text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.monotonic()))
-                    except TimeoutError:
-                        break
+                    except (TimeoutError, ConnectionClosed):
+                        break  # the time is up, or the server closed the socket: a new match
                     figures.bytes_received += len(text)
                     message = json.loads(text)
                     kind = message["type"]
@@ -310,6 +311,8 @@ async def watch(n: int, slot: Slot, server: Server, figures: Figures, stop_at: f
                         text = await asyncio.wait_for(ws.recv(), timeout=1.0)
                     except TimeoutError:
                         continue
+                    except ConnectionClosed:
+                        break
                     figures.bytes_received += len(text)
         except OSError:
             await asyncio.sleep(0.5)

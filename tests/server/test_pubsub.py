@@ -24,6 +24,7 @@ def test_two_servers_share_a_table_through_redis(make_client: Callable[..., Test
             # the friend takes the seat on the other server: the first one hears of it
             friend = b.post(f"/api/tables/{table_id}/join", json={"seat": "W", "invite": seated["invite"], "name": "Bea"}).json()
             ann.receive_until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
+            reads = _count_reads(a, b)
             with Socket(b, table_id, "W", friend["token"]) as bea, Socket(b, table_id) as watcher:
                 moved_at = -1
                 people_moves = 0
@@ -42,6 +43,10 @@ def test_two_servers_share_a_table_through_redis(make_client: Callable[..., Test
                 final = moved_at + 1
                 seen = watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= final)
                 assert seen["you"] is None and seen["view"]["hand"] == []
+                # each move reaches the other server with the move itself: it is applied without a read of the
+                # store (the reads left are a computer player's move lost to the other server's claim, and sockets
+                # opening). Each server read every move of the other once, before: about 2 reads a move in all.
+                assert sum(reads) < 1.2 * final, f"the servers read the store {reads} times for {final} moves"
         # both servers hold the same match, and the database one log: no move was taken twice
         settled = wait_for(a, table_id, lambda s: s["seq"] == state_of(b, table_id)["seq"] and (s["view"]["to_act"] != "E"))
         assert settled["view"] == state_of(b, table_id)["view"]
@@ -50,6 +55,21 @@ def test_two_servers_share_a_table_through_redis(make_client: Callable[..., Test
         assert [x.seq for x in stored.actions] == list(range(1, len(stored.actions) + 1))
         assert [x.action for x in stored.actions] == [str(act) for _, act in a.app.state.manager.tables[table_id].state.log]
         assert a.app.state.manager.tables[table_id].state.log == b.app.state.manager.tables[table_id].state.log
+
+
+def _count_reads(*clients: TestClient) -> list[int]:
+    """Count each server's reads of a table's moves from the store (one count per server, kept up to date)."""
+    counts = [0] * len(clients)
+    for n, client in enumerate(clients):
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        read = store.actions_after
+
+        def counted(*args: object, n: int = n, read: Callable[..., object] = read) -> object:
+            counts[n] += 1
+            return read(*args)
+
+        store.actions_after = counted
+    return counts
 
 
 def _latest(sock: Socket, wanted: Callable[[dict], bool]) -> dict:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 
 def _free_port() -> int:
@@ -52,3 +53,18 @@ def test_nines_serve_starts_answers_health_and_logs_json(tmp_path: Path) -> None
     assert {"server.started", "table.created", "server.stopped"} <= names
     created_event = next(e for e in events if e["event"] == "table.created")
     assert created_event["game"] == "neuf" and created_event["level"] == "info"
+
+
+def test_a_worker_process_importing_the_command_module_does_not_run_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `python -m nines.cli serve` starts review workers by forkserver, which import the parent's main module again
+    # (as __mp_main__): unguarded, each worker ran the command line once more instead of reviewing
+    import runpy
+
+    import nines.cli
+
+    ran: list[object] = []
+    monkeypatch.setattr(nines.cli, "main", lambda *a, **k: ran.append(a))
+    runpy.run_module("nines.cli.__main__", run_name="__mp_main__")
+    assert ran == []
+    runpy.run_module("nines.cli.__main__", run_name="__main__")
+    assert len(ran) == 1

@@ -95,6 +95,26 @@ def test_the_table_never_grows_past_its_limit() -> None:
         assert info.entries > 0
 
 
+@pytest.mark.parametrize(
+    ("deal", "trump", "leader", "form", "side", "tricks"),
+    [
+        # the second-best trump (8 clubs, W) sits guarded just after the top one (10, S), but W is on
+        # lead with nothing but trumps: it leads the 3, S wins with the 5, then the 10 drops the 8
+        ("S:-.-.-.T5 -.-.-.83 95.-.-.-", "C", "W", None, "S", 2),
+        ("S:94.-.-.- -.-.K7.- Q8.-.-.-", "S", "S", None, "S", 0),
+        ("N:-.8.J93.- -.6.Q.KT -.-.7.J76 T.7.4.8", "C", "S", None, "NS", 1),
+        ("N:-.8.J93.- -.6.Q.KT -.-.7.J76 T.7.4.8", "C", "S", "individual", "S", 1),
+    ],
+)
+def test_a_guarded_second_trump_on_lead_is_no_sure_trick(
+    deal: str, trump: str, leader: str, form: str | None, side: str, tricks: int
+) -> None:
+    # the bound "a guarded second-best trump behind the top one takes a trick" holds only while
+    # its holder is not on lead (these positions were answered wrongly when it did not ask)
+    position = position_from_deal("neuf", deal, trump, leader, form=form)
+    assert Solver().value(position, side) == tricks
+
+
 def test_the_tricks_a_search_completes_are_counted() -> None:
     # the count DDS reports as its search effort (benchmarks/dds_compare.py compares the two):
     # each completed trick is a card tried, beside the leads and the cards before the last

@@ -121,7 +121,17 @@ def pages(browser: Any) -> Iterator[Pages]:
     assert not made.errors, "errors in the page:\n" + "\n".join(made.errors)
 
 
+SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+
+
+def settle(page: Any) -> None:
+    """Wait until no animation runs (a card still flying to the trick is drawn over the seat it comes from)."""
+    page.wait_for_function(SETTLED, timeout=5_000)
+
+
 def screenshot(page: Any, name: str, full_page: bool = False) -> Path:
+    """The page as it rests (after any card's flight), kept under build/screenshots/ to look at."""
+    settle(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)

@@ -55,3 +55,26 @@ OUTSIDE = """(selectors) => {
 def outside_the_screen(page: Any, *selectors: str) -> list[str]:
     """Every element matching a selector that is not wholly inside the viewport of the unscrolled page."""
     return page.evaluate(OUTSIDE, list(selectors))
+
+
+OVERLAPS = """([movers, fixed]) => {
+  // where things rest: a card still flying to the trick (a move that came a moment ago) is put where it lands
+  document.getAnimations().forEach((a) => a.finish());
+  const out = [];
+  const boxes = (selector) => [...document.querySelectorAll(selector)]
+    .map((el) => ({ el, r: el.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
+  const label = (el) => el.dataset.code || el.closest('[data-seat]')?.dataset.seat || el.className;
+  for (const a of boxes(movers)) {
+    for (const b of boxes(fixed)) {
+      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (w > 0.5 && h > 0.5) out.push(`${movers} [${label(a.el)}] covers ${fixed} [${label(b.el)}] by ${Math.round(w)}x${Math.round(h)} px`);
+    }
+  }
+  return out;
+}"""
+
+
+def overlapping(page: Any, movers: str, fixed: str) -> list[str]:
+    """Every pair of an element matching ``movers`` and one matching ``fixed`` whose boxes overlap, at rest."""
+    return page.evaluate(OVERLAPS, [movers, fixed])

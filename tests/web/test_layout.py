@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import Pages, screenshot
-from .seating import SIZES, open_table, outside_the_screen
+from .conftest import Pages, screenshot, settle
+from .seating import SIZES, open_table, outside_the_screen, overlapping
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +20,18 @@ def fits(page: Any, name: str, *selectors: str) -> None:
     problems = outside_the_screen(page, *selectors)
     screenshot(page, name)
     assert not problems, f"{name}: off the screen:\n" + "\n".join(problems)
+
+
+# what sits round the trick: the other players' name plates and their face-down hands or dummy's cards
+AROUND_THE_TRICK = ".felt .plate, .felt .backs, .felt .dummy-hand"
+
+
+def trick_clear(page: Any, name: str) -> None:
+    """No card of the trick lies over (or under) a player's plate or hand, once the cards have landed."""
+    page.wait_for_timeout(100)
+    settle(page)
+    problems = overlapping(page, ".trick .trick-slot .card", AROUND_THE_TRICK)
+    assert not problems, f"{name}:\n" + "\n".join(problems)
 
 
 def wait_turn(page: Any, selector: str, timeout: int = 20_000) -> None:
@@ -46,9 +58,10 @@ def test_le_neuf_exchange_and_play_fit(pages: Pages, live_server: Any, size: str
     fits(page, f"layout-neuf-exchange-{size}", hand, "[data-action=exchange]", "[data-action=keep]")
     tap(page, "[data-action=keep]")
     wait_turn(page, ".hand.controlled button.card.legal")
+    trick_clear(page, f"layout-neuf-play-{size}")
     fits(page, f"layout-neuf-play-{size}", hand)
     tap(page, ".hand.controlled button.card.legal")
-    page.wait_for_timeout(300)
+    trick_clear(page, f"layout-neuf-after-{size}")
     fits(page, f"layout-neuf-after-{size}", hand)
 
 
@@ -64,9 +77,10 @@ def test_elyigit_bid_trump_and_play_fit(pages: Pages, live_server: Any, size: st
     fits(page, f"layout-elyigit-trump-{size}", hand, "[data-action^='trump ']")
     tap(page, "[data-action^='trump ']")
     wait_turn(page, ".hand.controlled button.card.legal")
+    trick_clear(page, f"layout-elyigit-play-{size}")
     fits(page, f"layout-elyigit-play-{size}", hand, ".dummy-hand .card")
     tap(page, ".hand.controlled button.card.legal")
-    page.wait_for_timeout(300)
+    trick_clear(page, f"layout-elyigit-after-{size}")
     fits(page, f"layout-elyigit-after-{size}", hand, ".dummy-hand .card")
 
 
@@ -138,3 +152,31 @@ def test_rummy_lay_swap_and_extend_fit(pages: Pages, live_server: Any, size: str
         if len(checked) == 3:
             break
     assert sorted(checked) == ["extend", "lay", "swap"], f"only {checked} came up"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_refusal_covers_neither_the_navigation_nor_the_hand(pages: Pages, live_server: Any, size: str) -> None:
+    page = open_table(pages, live_server, "neuf", size)
+    hand = HAND.format(seat="S")
+    wait_turn(page, "[data-action=keep]")
+    # a card touched while the exchange is being decided: the rules refuse it, and the toast says why
+    page.locator(".hand[data-seat=S] button.card").first.click(position={"x": 8, "y": 24}, force=True)
+    page.wait_for_selector("#toast.show.error")
+    settle(page)
+    screenshot(page, f"layout-neuf-refusal-{size}")
+    problems = overlapping(page, "#toast", ".topbar nav a, .topbar .lang-switch, .topbar .brand") + overlapping(page, "#toast", hand)
+    assert not problems, "\n".join(problems)
+    assert not outside_the_screen(page, "#toast")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game", ["neuf", "elyigit", "rummy"])
+def test_the_status_pill_is_one_line_on_a_laptop(pages: Pages, live_server: Any, game: str, lang: str) -> None:
+    """The longest questions (the exchange, the bid, the first draw), in both languages, beside the toolbar."""
+    page = open_table(pages, live_server, game, "laptop", seed=11 if game == "elyigit" else 7, locale=f"{lang}-CA")
+    page.wait_for_selector(".status-line.my-turn")
+    pill = page.locator(".status-line").bounding_box()
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.status-text')).lineHeight) || 24")
+    screenshot(page, f"status-{game}-{lang}-laptop")
+    assert pill is not None and pill["height"] <= line + 24, f"the status pill is {pill} high: it wraps"
+    assert page.locator(".status-line").get_attribute("title"), "the whole question is the pill's title"

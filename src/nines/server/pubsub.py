@@ -42,6 +42,9 @@ class TableEvent:
     table: str
     seq: int
     kind: str  # "action", "seats" or "pace"
+    # an "action" event carries the move ``seq`` itself ([seat, by, action, stand_in]), already stored: a
+    # process that holds the table at ``seq - 1`` applies it without reading the store (any other catches up)
+    move: list[Any] | None = None
 
 
 Handler = Callable[[TableEvent], Awaitable[None]]

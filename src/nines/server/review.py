@@ -173,7 +173,8 @@ class Reviews:
         except ReviewError as error:  # the table's own log did not replay: a fault of ours
             log.warning("review.failed", table=job.table_id, deal=job.number, error=str(error))
             self._done.pop((job.table_id, job.number), None)
-            raise TableError(ErrorCode.CONFLICT, f"deal {job.number} could not be reviewed: {error}") from None
+            raise TableError(ErrorCode.CONFLICT, Reason("server.review_failed", f"deal {job.number} could not be reviewed: {error}",
+                                                        deal=job.number)) from None
 
     def after_action(self, table: Table) -> None:
         """Start reviewing the deals that have just ended (call under the table's lock, after a move)."""

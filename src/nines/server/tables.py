@@ -600,19 +600,24 @@ class TableManager:
         for a in actions:
             if a.seq != table.seq + 1:
                 break
-            table.state.apply(table.state.parse_action(a.action), by=a.by)
-            if a.stand_in:
-                table.stand_ins[a.seq] = a.by
-            table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action, stand_in=a.stand_in)
-        if actions:
-            table.moved_at = utcnow()
-            table.turn_changed()
+            self._follow_move(table, a)
         return bool(actions)
+
+    def _follow_move(self, table: Table, a: StoredAction) -> None:
+        """Apply a move another process stored (the next one of the table; under the lock)."""
+        table.state.apply(table.state.parse_action(a.action), by=a.by)
+        if a.stand_in:
+            table.stand_ins[a.seq] = a.by
+        table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action, stand_in=a.stand_in)
+        table.moved_at = utcnow()
+        table.turn_changed()
 
     async def publish(self, table: Table, kind: str) -> None:
         if self.broker.shared:
+            last = table.last
+            move = [last.seat, last.by, last.action, last.stand_in] if kind == "action" and last and last.seq == table.seq else None
             try:
-                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind))
+                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind, move))
             except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 
@@ -627,7 +632,12 @@ class TableManager:
                 if stored is not None:
                     self.set_seats(table, stored.seats)
                     table.bot_delay_ms = stored.bot_delay_ms
-            await self._catch_up(table, force=True)
+            if event.kind == "action" and event.move is not None and event.seq == table.seq + 1:
+                # the next move, as the event carries it: no need to read the store
+                seat, by, action, stand_in = event.move
+                self._follow_move(table, StoredAction(seq=event.seq, seat=seat, by=by, action=action, stand_in=stand_in))
+            else:
+                await self._catch_up(table, force=True)
             await count_results(self.store, table)
             table.broadcast()
         table.wake.set()

@@ -54,6 +54,15 @@ class Deal:
     result: dict[str, Any] | None = None
     scores_after: dict[str, int] | None = None
     finished_record: dict[str, Any] | None = None  # a finished deal never changes: its record is kept
+    trick_views: list[TrickView] = field(default_factory=list)  # views of the completed tricks, each made once
+
+    def completed_trick_views(self) -> tuple[TrickView, ...]:
+        """The completed tricks as everyone sees them, with their winners (a completed trick never
+        changes, so each view is made once, not at every view of every seat after every move)."""
+        while len(self.trick_views) < len(self.tricks):
+            trick = self.tricks[len(self.trick_views)]
+            self.trick_views.append(TrickView.of(trick, self.trump, ace_high))
+        return tuple(self.trick_views)
 
 
 class NeufState(GameState):
@@ -321,7 +330,7 @@ class NeufState(GameState):
             )
         to_act = self.to_act
         finished = [d for d in self.deals if d.phase == "done"]
-        last = deal.tricks[-1] if deal.tricks else None
+        tricks_played = deal.completed_trick_views()
         return NeufView(
             seat=seat,
             seats=self.seats,
@@ -337,8 +346,8 @@ class NeufState(GameState):
             centre_from=deal.centre_from if deal.phase == "exchange" else None,
             remembered=remembered,
             trick=TrickView.of(deal.trick) if deal.trick else None,
-            tricks_played=tuple(TrickView.of(t, deal.trump, ace_high) for t in deal.tricks),
-            last_trick=TrickView.of(last, deal.trump, ace_high) if last is not None else None,
+            tricks_played=tricks_played,
+            last_trick=tricks_played[-1] if tricks_played else None,
             tricks_won=dict(deal.won),
             quota=opts.side_quota,
             sides=opts.sides,

@@ -235,6 +235,20 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
                     best[side] = 2;
                     low[side] = t2;
                 }
+                /* Against a side that needs every trick (DDS's later tricks with trumps): a
+                 * guarded second-best trump held by the other side just after the top trump's
+                 * holder (in play order), and not on lead, takes a trick.  Until that side wins
+                 * a trick its holder never leads, so it plays after the top trump's holder in
+                 * every trick: it sees whether the top trump has gone (then it is master) and,
+                 * if not, can win with it (only the top trump beats it); guarded, it never has
+                 * to play it alone under the top trump.  (On lead, holding only trumps, it could
+                 * be made to lead into the top trump: only 1 trick is claimed, and only then.) */
+                const int side2 = c->maxside[h2];
+                if (side2 != side && h2 != p && h2 == (h1 + 1 == np ? 0 : h1 + 1) && best[side2] < 1 &&
+                    popc(c->hand[h2][tr]) > 1) {
+                    best[side2] = 1;
+                    low[side2] = t2;
+                }
             }
         }
         /* MAX reaches need when MAX's side takes need tricks; it cannot when MIN's side

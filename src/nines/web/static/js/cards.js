@@ -1,13 +1,18 @@
 // Playing cards drawn as SVG: faces built from the card code (9H, TS, JK), a patterned back.
 
 import { h, s } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, lang, t } from "./i18n.js";
 
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RED = new Set(["H", "D"]);
 
+// The faces a player reads: French cards are R (roi), D (dame), V (valet). Typed moves keep the English
+// letters of the notation (KH, QS, JD, T for ten) in every language; the help says so.
+const FACE_LETTERS = { fr: { K: "R", Q: "D", J: "V" } };
+
 export function rankText(rank) {
-  return rank === "T" ? "10" : rank;
+  if (rank === "T") return "10";
+  return (FACE_LETTERS[lang] || {})[rank] || rank;
 }
 
 export function prettyCard(code) {
@@ -65,7 +70,7 @@ function face(code) {
     // court cards: a framed panel with the letter and the suit
     svg.append(
       s("rect", { x: 13, y: 13, width: 34, height: 58, rx: 3, class: "court-frame" }),
-      s("text", { x: 30, y: 44, class: "court", "text-anchor": "middle", text: rank }),
+      s("text", { x: 30, y: 44, class: "court", "text-anchor": "middle", text: rankText(rank) }),
       s("text", { x: 30, y: 62, class: "court-suit", "text-anchor": "middle", text: symbol }),
     );
   }

@@ -65,6 +65,10 @@ export function toast(text, kind = "info") {
     box = h("div", { id: "toast", role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
+  // under the top bar while it is in view (the toast must not hide the navigation), never lower: the hand is below
+  const bar = document.querySelector(".topbar");
+  const barBottom = bar ? bar.getBoundingClientRect().bottom : 0;
+  box.style.top = `${Math.max(8, Math.round(barBottom) + 6)}px`;
   box.className = `toast show ${kind}`;
   box.textContent = text;
   clearTimeout(toastTimer);

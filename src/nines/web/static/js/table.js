@@ -290,7 +290,9 @@ export class TableShell {
     this.drawStatus();
     if (!this.message) return;
     this.shell.dataset.seq = String(this.message.seq);
-    const focus = rememberFocus(this.shell);
+    // a focus the last drawing could not put back (the hand played out, the next deal not yet dealt) is
+    // put back as soon as there is a card to hold it, unless the person has gone elsewhere meanwhile
+    const focus = rememberFocus(this.shell) || (document.activeElement === document.body ? this.lostFocus : null);
     const drawn = this.renderer.render(this.context());
     fill(this.feltBox, drawn.felt);
     fill(this.sideBox, drawn.side, this.seatsPanel());
@@ -299,7 +301,7 @@ export class TableShell {
     this.drawActions();
     this.drawNotice();
     this.fit();
-    restoreFocus(this.shell, focus);
+    this.lostFocus = restoreFocus(this.shell, focus) ? null : focus;
   }
 
   drawActions() {
@@ -370,6 +372,7 @@ export class TableShell {
     }
     const mine = you && (view.acting_seat ?? view.to_act) === you && table.status === "playing";
     this.statusEl.classList.toggle("my-turn", !!mine);
+    this.statusEl.title = text;
     this.statusEl.append(h("span", { class: "deal-label" }, dealLabel), h("span", { class: "status-text" }, text),
       this.clock.update(this.message, (seat) => this.context().seatLabel(seat)));
   }
@@ -673,7 +676,7 @@ function rememberFocus(root) {
 // After any move (mine or another's) the focus comes back to the same place: the same card, or the card now at
 // the same position in the hand; a control that went away gives the focus to the hand.
 function restoreFocus(root, focus) {
-  if (!focus) return;
+  if (!focus) return true;
   let el = null;
   if (focus.action) el = root.querySelector(`[data-action="${focus.action}"]`);
   if (!el && focus.code) {
@@ -685,6 +688,7 @@ function restoreFocus(root, focus) {
   // a move's button that went away with the move (Keep, a bid): the hand takes the focus
   if (!el && (focus.action || focus.code)) el = root.querySelector(".hand[data-seat] button.card");
   if (el) el.focus();
+  return !!el;
 }
 
 function moveFocus(root, step) {
