@@ -24,7 +24,7 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from ..cards import Card
@@ -331,6 +331,38 @@ def plain(value: Any) -> Any:
     if kind == "sequence":
         return [plain(v) for v in value]
     return value
+
+
+def plain_fields(
+    view: Any,
+    reuse: tuple[Any, dict[str, Any]] | None = None,
+    convert: Mapping[str, Callable[[Any], Any]] | None = None,
+) -> dict[str, Any]:
+    """A view (a dataclass) as plain data, field by field (``convert`` names fields converted their own way).
+
+    ``reuse`` is an earlier view of the same kind and its plain data: a field that holds the very same
+    object as there (a finished deal's record, the completed tricks, the seats) is taken from that data
+    instead of being converted again.  A view is a frozen picture: what it holds never changes after it
+    is made, so the same object means the same data (a test holds this, move by move, for every game).
+    """
+    before, done = reuse if reuse is not None and type(reuse[0]) is type(view) else (None, None)
+    out: dict[str, Any] = {}
+    for name in _field_names(type(view)):
+        value = getattr(view, name)
+        if done is not None and value is getattr(before, name):
+            out[name] = done[name]
+        elif convert is not None and name in convert:
+            out[name] = convert[name](value)
+        else:
+            out[name] = plain(value)
+    return out
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 # ``plain`` runs for every view sent after every move: what each type is, is worked out once per type

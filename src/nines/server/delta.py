@@ -48,7 +48,7 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
         for key, value in new.items():
             if key not in old:
                 changes.append(["s", [*path, key], value])
-            elif old[key] != value:  # equal parts are passed over at C speed, not walked
+            elif old[key] is not value and old[key] != value:  # equal parts are passed over at C speed, not walked
                 _diff(old[key], value, [*path, key], changes)
         return
     if isinstance(old, list) and isinstance(new, list):
@@ -59,7 +59,7 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
             return
         inner: list[Change] = []
         for index in range(common):
-            if old[index] != new[index]:
+            if old[index] is not new[index] and old[index] != new[index]:
                 _diff(old[index], new[index], [*path, index], inner)
         if len(inner) > 1 and len(inner) * 2 > common:
             changes.append(["s", path, new])  # most of it changed: the new list is shorter to say

@@ -135,6 +135,7 @@ class Table:
     # statistics and the reviews all read the same one (see view())
     _views: dict[str | None, tuple[Any, dict[str, Any] | None]] = field(default_factory=dict)
     _views_at: tuple[int, int] = (0, -1)
+    _plain_before: dict[str | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # last view and data per seat
 
     @property
     def seq(self) -> int:
@@ -160,8 +161,11 @@ class Table:
         """:meth:`view` as plain JSON-ready data, worked out once per move (never change what it returns)."""
         view, plain_view = self._view(seat)
         if plain_view is None:
-            plain_view = view.to_dict()
+            # what did not change since this seat's last view (a finished deal, the completed tricks) is
+            # the very same object in both views, and its plain data is taken from the last one
+            plain_view = view.to_dict(reuse=self._plain_before.get(seat))
             self._views[seat] = (view, plain_view)
+            self._plain_before[seat] = (view, plain_view)
         return plain_view
 
     def _view(self, seat: str | None) -> tuple[Any, dict[str, Any] | None]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Card
-from ..contract import plain
+from ..contract import plain_fields
 from ..tricks import TrickView
 from .play_rules import PlayRules
 
@@ -76,6 +76,6 @@ class ElyigitView:
         """The seat whose card ``legal`` plays: this seat, or the dummy it controls."""
         return self.to_act if self.legal else None
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
+    def to_dict(self, reuse: tuple[Any, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Plain JSON-able data; ``reuse``: an earlier view and its data, whose unchanged parts are kept."""
+        return plain_fields(self, reuse)

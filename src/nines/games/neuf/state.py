@@ -54,15 +54,16 @@ class Deal:
     result: dict[str, Any] | None = None
     scores_after: dict[str, int] | None = None
     finished_record: dict[str, Any] | None = None  # a finished deal never changes: its record is kept
-    trick_views: list[TrickView] = field(default_factory=list)  # views of the completed tricks, each made once
+    trick_views: tuple[TrickView, ...] = ()  # views of the completed tricks, each made once
 
     def completed_trick_views(self) -> tuple[TrickView, ...]:
         """The completed tricks as everyone sees them, with their winners (a completed trick never
-        changes, so each view is made once, not at every view of every seat after every move)."""
-        while len(self.trick_views) < len(self.tricks):
-            trick = self.tricks[len(self.trick_views)]
-            self.trick_views.append(TrickView.of(trick, self.trump, ace_high))
-        return tuple(self.trick_views)
+        changes, so each view is made once, not at every view of every seat after every move; the
+        same tuple serves until the next trick is completed)."""
+        if len(self.trick_views) < len(self.tricks):
+            made = [TrickView.of(t, self.trump, ace_high) for t in self.tricks[len(self.trick_views):]]
+            self.trick_views = (*self.trick_views, *made)
+        return self.trick_views
 
 
 class NeufState(GameState):

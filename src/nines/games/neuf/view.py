@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Card
-from ..contract import plain
+from ..contract import plain_fields
 from ..tricks import TrickView
 
 
@@ -49,6 +49,6 @@ class NeufView:
 
     game: str = "neuf"
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
+    def to_dict(self, reuse: tuple[Any, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Plain JSON-able data; ``reuse``: an earlier view and its data, whose unchanged parts are kept."""
+        return plain_fields(self, reuse)

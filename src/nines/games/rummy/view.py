@@ -9,11 +9,11 @@ it.  Never the stock's order or another player's hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Card
-from ..contract import plain
+from ..contract import plain_fields
 
 
 @dataclass(frozen=True)
@@ -113,10 +113,10 @@ class RummyView:
 
     game: str = "rummy"
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able data (cards as codes); the moves, which grow all hand long, the quick way."""
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = [move.to_dict() for move in value] if f.name == "moves" else plain(value)
-        return out
+    def to_dict(self, reuse: tuple[Any, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Plain JSON-able data (cards as codes); the moves, which grow all hand long, the quick way;
+        ``reuse``: an earlier view and its data, whose unchanged parts are kept."""
+        return plain_fields(self, reuse, _CONVERT)
+
+
+_CONVERT = {"moves": lambda moves: [move.to_dict() for move in moves]}
