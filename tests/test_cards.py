@@ -104,3 +104,12 @@ def test_deals_round_trip(cards, first_index):
 def test_card_codes_round_trip(card):
     assert parse_card(card.code) == card
     assert parse_card(card.pretty.replace("Jkr", "JK")) == card
+
+
+def test_the_order_key_sorts_as_the_cards_own_order() -> None:
+    from nines.cards import card_order
+
+    for seed in range(20):
+        cards = deck_52() + [JOKER, JOKER]
+        random.Random(seed).shuffle(cards)
+        assert sorted(cards, key=card_order) == sorted(cards)

@@ -30,6 +30,7 @@ __all__ = [
     "Suit",
     "Rank",
     "Card",
+    "card_order",
     "JOKER",
     "NotationError",
     "parse_card",
@@ -216,6 +217,11 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.code})"
+
+
+def card_order(card: Card) -> tuple[int, int]:
+    """The key of the cards' own order (``sorted(cards, key=card_order) == sorted(cards)``, only faster)."""
+    return card._key
 
 
 JOKER = Card(None, None)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ...cards import Card, Suit, ace_high, deck_52, format_cards, shuffled, sort_hand
+from ...cards import Card, Suit, ace_high, card_order, deck_52, format_cards, shuffled, sort_hand
 from ...randomness import DealSource
 from ..contract import RECORD_FORMAT, Action, GameState, Reason, options_to_dict
 from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
@@ -174,9 +174,8 @@ class NeufState(GameState):
         seat = self.to_act
         assert seat is not None and deal.trick is not None
         # Follow suit if you can; otherwise any card.
-        plays: list[Action] = []
-        plays.extend(sorted(Play(card) for card in follow_suit(deal.hands[seat], deal.trick)))
-        return plays
+        # in the cards' own order (the order of Play), sorted by key: no comparison in Python per pair
+        return [Play(card) for card in sorted(follow_suit(deal.hands[seat], deal.trick), key=card_order)]
 
     def why_illegal(self, action: Action) -> str:
         deal = self.deal
