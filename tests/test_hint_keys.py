@@ -9,7 +9,6 @@ parameter an English word (the page would show it as it is on a French page).
 
 from __future__ import annotations
 
-import ast
 import json
 import random
 import re
@@ -24,6 +23,8 @@ from nines.games.contract import Reason
 from nines.server.config import ServerConfig
 from nines.server.messages import HintMessage
 
+from .message_keys import keys_in_source, placeholders
+
 ROOT = Path(__file__).resolve().parents[1]
 BOTS_SRC = ROOT / "src" / "nines" / "bots"
 HINTS = json.loads((ROOT / "src" / "nines" / "web" / "static" / "hints.json").read_text(encoding="utf-8"))
@@ -32,32 +33,8 @@ LANGS = ("en", "fr")
 ENGLISH_WORD = re.compile(r"[a-z]{3,}")
 
 
-def placeholders(template: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", template))
-
-
-def keys_in_source() -> set[str]:
-    """The first argument of every ``Reason(...)`` in the players (both branches of an ``if``)."""
-    found: set[str] = set()
-
-    def constants(node: ast.AST) -> list[str]:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return [node.value]
-        if isinstance(node, ast.IfExp):
-            return constants(node.body) + constants(node.orelse)
-        return []
-
-    for path in BOTS_SRC.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Name) and node.func.id == "Reason":
-                keys = constants(node.args[0])
-                assert keys, f"{path.name}:{node.lineno}: a reason's key is written out, so this test can find it"
-                found.update(keys)
-    return found
-
-
 def test_every_key_the_players_write_has_both_languages() -> None:
-    keys = keys_in_source()
+    keys = keys_in_source(BOTS_SRC, written_out=True)
     assert len(keys) > 60, "the players' reasons are keyed"
     for lang in LANGS:
         missing = sorted(keys - set(HINTS[lang]))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,39 +20,16 @@ from nines.games import get_game
 from nines.games.contract import IllegalAction, MatchOver, OptionsError, OutOfTurn, RulesError
 from nines.server.messages import ErrorCode
 
+from .message_keys import keys_in_source, placeholders
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_SRC = ROOT / "src" / "nines" / "games"
 TABLE = json.loads((ROOT / "src" / "nines" / "web" / "static" / "refusals.json").read_text(encoding="utf-8"))
 LANGS = ("en", "fr")
 
 
-def placeholders(template: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", template))
-
-
-def keys_in_source() -> set[str]:
-    """The first argument of every ``Reason(...)`` and ``Error.of(...)`` in the rules (both branches of an ``if``)."""
-    found: set[str] = set()
-
-    def constants(node: ast.AST) -> list[str]:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return [node.value]
-        if isinstance(node, ast.IfExp):
-            return constants(node.body) + constants(node.orelse)
-        return []
-
-    for path in GAMES_SRC.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call) or not node.args:
-                continue
-            func = node.func
-            if (isinstance(func, ast.Name) and func.id == "Reason") or (isinstance(func, ast.Attribute) and func.attr == "of"):
-                found.update(constants(node.args[0]))
-    return found
-
-
 def test_the_rules_write_their_keys_and_every_one_has_both_languages() -> None:
-    keys = keys_in_source()
+    keys = keys_in_source(GAMES_SRC, also_of=True)
     assert len(keys) > 100, "the rules' refusals are keyed"
     keys |= {cls.default_key for cls in (RulesError, IllegalAction, OutOfTurn, MatchOver, OptionsError)}
     for lang in LANGS:

@@ -245,14 +245,8 @@ def test_a_reader_that_stops_reading_is_dropped_by_bytes_held() -> None:
 
 def test_a_finished_table_is_served_without_replaying_it_per_request(client: TestClient) -> None:
     """Each GET of a finished table once replayed its whole log (23-39 ms): 30 a second saturated the server."""
-    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), options={"start_score": 1})
-    table_id = seated["table"]["id"]
+    table_id = _finished_and_forgotten(client)
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
-    for _ in range(200):  # the computer players' task lets go of the table as it ends
-        if table_id not in manager.tables:
-            break
-        time.sleep(0.02)
     rebuilt = []
     original = manager._rebuild
     manager._rebuild = lambda stored: rebuilt.append(stored.id) or original(stored)
