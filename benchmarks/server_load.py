@@ -26,12 +26,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import glob
 import json
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,8 +43,11 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-sys.path.insert(0, str(SRC))
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+sys.path[:0] = [str(SRC), str(ROOT)]
+from tests.services import PostgresCluster, RedisServer, descendants, free_port, postgres_bindir
+
 from nines.server import delta
 
 GAME = "neuf"
@@ -56,96 +57,18 @@ SEATS = ("S", "W", "E")
 # -- processes: servers, PostgreSQL, Redis ----------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def descendants(pid: int) -> list[int]:
-    """The processes started by ``pid``, and theirs, now (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rpartition(")")[2].split()[1])
-                children.setdefault(parent, []).append(int(entry))
-    found, queue = [], [pid]
-    while queue:
-        for child in children.get(queue.pop(), []):
-            found.append(child)
-            queue.append(child)
+def postgres_binaries() -> Path:
+    found = postgres_bindir()
+    if found is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
     return found
 
 
-def wait_port(port: int, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.3):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"nothing answers on port {port}") from None
-            time.sleep(0.1)
-
-
-class Postgres:
-    """A private cluster (initdb + pg_ctl) on a free loopback port; as the postgres user under root."""
-
-    def __init__(self) -> None:
-        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        if not found:
-            raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-        self.bin = Path(found[-1]).parent
-        self.root = Path(tempfile.mkdtemp(prefix="nines-load-pg-"))
-        self.port = free_port()
-        self.as_postgres = os.geteuid() == 0
-        if self.as_postgres:
-            shutil.chown(self.root, "postgres", "postgres")
-        self.run("initdb", "-D", str(self.root / "data"), "-U", "nines", "--auth=trust", "-E", "UTF8", "--no-sync")
-        with open(self.root / "data" / "postgresql.conf", "a") as conf:
-            conf.write(f"listen_addresses = '127.0.0.1'\nport = {self.port}\nunix_socket_directories = '{self.root}'\n"
-                       "max_connections = 200\n")  # durable settings, as a server would run
-        self.run("pg_ctl", "-D", str(self.root / "data"), "-l", str(self.root / "log"), "-w", "start")
-        self.databases = 0
-
-    def run(self, program: str, *args: str) -> None:
-        command = [str(self.bin / program), *args]
-        if self.as_postgres:
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.root)
-
-    def new_database(self) -> str:
-        import psycopg
-
-        self.databases += 1
-        name = f"load{self.databases}"
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=nines dbname=postgres", autocommit=True) as c:
-            c.execute(f"CREATE DATABASE {name}")
-        return f"postgresql+psycopg://nines@127.0.0.1:{self.port}/{name}"
-
-    def close(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError):
-            self.run("pg_ctl", "-D", str(self.root / "data"), "-m", "fast", "-w", "stop")
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-class Redis:
-    def __init__(self, folder: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            raise SystemExit("redis-server is not installed (apt-get install redis-server)")
-        self.port = free_port()
-        self.process = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                         "--appendonly", "no", "--dir", str(folder)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(self.port)
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def close(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
+def redis_binary() -> str:
+    found = shutil.which("redis-server")
+    if found is None:
+        raise SystemExit("redis-server is not installed (apt-get install redis-server)")
+    return found
 
 
 class Server:
@@ -345,9 +268,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(database: str, processes: int, args: argparse.Namespace, postgres: Postgres | None) -> dict[str, Any]:
+def run(database: str, processes: int, args: argparse.Namespace, postgres: PostgresCluster | None) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="nines-load-"))
-    redis = Redis(folder) if processes > 1 else None
+    redis = RedisServer(redis_binary(), folder) if processes > 1 else None
     url = postgres.new_database() if database == "postgresql" and postgres else f"sqlite:///{folder / 'nines.db'}"
     servers: list[Server] = []
     try:
@@ -386,7 +309,7 @@ def main() -> None:
     parser.add_argument("--processes", default="1,2", help="server processes (two share one Redis)")
     args = parser.parse_args()
     databases = args.databases.split(",")
-    postgres = Postgres() if "postgresql" in databases else None
+    postgres = PostgresCluster(postgres_binaries(), durable=True) if "postgresql" in databases else None
     try:
         print(f"{args.tables} tables (a person and two computer players each), {args.spectators} spectators, "
               f"{args.seconds:.0f} s measured after {args.warmup:.0f} s; {os.cpu_count()} cores, "

@@ -27,6 +27,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes started by ``pid``, and theirs, now (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rpartition(")")[2].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
 def wait_for_port(port: int, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -53,7 +69,9 @@ class PostgresCluster:
 
     USER = "nines"
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+        """``durable``: every commit waits for the disk, as a server would run (the load benchmark);
+        otherwise a test cluster that need not outlive the machine, and is faster for it."""
         self.bindir = bindir
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="nines-pg-"))
@@ -67,11 +85,14 @@ class PostgresCluster:
             "port": str(self.port),
             "unix_socket_directories": f"'{self.root}'",
             "max_connections": "200",
-            "fsync": "off",  # a test cluster: nothing here must outlive the machine
-            "synchronous_commit": "off",
-            "full_page_writes": "off",
-            "shared_buffers": "32MB",
         }
+        if not durable:
+            settings.update({
+                "fsync": "off",  # a test cluster: nothing here must outlive the machine
+                "synchronous_commit": "off",
+                "full_page_writes": "off",
+                "shared_buffers": "32MB",
+            })
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.writelines(f"{key} = {value}\n" for key, value in settings.items())
         self.start()
