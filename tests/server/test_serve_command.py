@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ..services import ServerProcess, descendants
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -68,3 +70,33 @@ def test_a_worker_process_importing_the_command_module_does_not_run_the_command(
     assert ran == []
     runpy.run_module("nines.cli.__main__", run_name="__main__")
     assert len(ran) == 1
+
+
+def test_the_review_workers_end_with_the_server(tmp_path: Path) -> None:
+    # the reviews of finished deals run in worker processes (started by a forkserver); stopped while they
+    # worked, the server once exited first, and its forkserver and workers lived on, idle, for good
+    server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path)
+    try:
+        bots = {seat: {"kind": "bot", "bot": "basic"} for seat in ("S", "W", "E")}
+        for _ in range(12):
+            httpx.post(f"{server.http}/api/tables", json={"game": "neuf", "seats": bots, "bot_delay_ms": 0,
+                                                           "public": True, "options": {"start_score": 1}}).raise_for_status()
+        deadline = time.monotonic() + 90
+        while not (workers := descendants(server.process.pid)):  # the first deal ended: its review began
+            assert time.monotonic() < deadline, "no review worker was started"
+            time.sleep(0.1)
+        time.sleep(2)  # more deals end: reviews under way and waiting when the server is stopped
+        workers = descendants(server.process.pid)
+    finally:
+        server.stop()
+    deadline = time.monotonic() + 20
+    while alive := [pid for pid in workers if Path(f"/proc/{pid}").exists() and _not_a_zombie(pid)]:
+        assert time.monotonic() < deadline, f"review workers outlived the server: {alive}"
+        time.sleep(0.1)
+
+
+def _not_a_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False

@@ -202,6 +202,9 @@ class Reviews:
             self._seen.pop(table.id, None)
 
     def close(self) -> None:
+        """Drop the reviews not begun; wait for the worker processes to end (a review under way is
+        seconds at most).  Not waiting let the server exit first, and workers that outlive their
+        server never end: they hold the ends of their own queues, and their forkserver waits for them."""
         self._pool.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.shutdown(wait=True, cancel_futures=True)
