@@ -56,7 +56,7 @@ const PLAYERS = {
   random: ["random moves", "coups au hasard"],
   basic: ["basic", "simple"],
   ismcts: ["strong (IS-MCTS search)", "fort (recherche IS-MCTS)"],
-  expert: ["expert (exact solver)", "expert (solveur exact)"],
+  expert: ["expert (the strongest)", "expert (le plus fort)"],  // not "exact solver": rummy's expert searches, it does not solve
 };
 
 function humanize(name) {
