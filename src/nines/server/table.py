@@ -86,8 +86,13 @@ class Seat:
     player: Player | None = None
 
     def info(self, connected: bool, stand_in: bool = False) -> SeatInfo:
+        return SeatInfo.model_validate(self.info_body(connected, stand_in))
+
+    def info_body(self, connected: bool, stand_in: bool = False) -> dict[str, Any]:
+        """:meth:`info` as plain data (the fields of :class:`SeatInfo`, in order)."""
         name = self.person if self.kind == "human" else self.bot
-        return SeatInfo(seat=self.seat, kind=self.kind, name=name, bot=self.bot, connected=connected, stand_in=stand_in)  # type: ignore[arg-type]
+        return {"seat": self.seat, "kind": self.kind, "name": name, "bot": self.bot, "connected": connected,
+                "stand_in": stand_in}
 
 
 @dataclass
@@ -136,6 +141,7 @@ class Table:
     _views: dict[str | None, tuple[Any, dict[str, Any] | None]] = field(default_factory=dict)
     _views_at: tuple[int, int] = (0, -1)
     _plain_before: dict[str | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # last view and data per seat
+    _last_dumped: tuple[LastAction | None, dict[str, Any] | None] = (None, None)  # the last action and its plain data
 
     @property
     def seq(self) -> int:
@@ -263,31 +269,40 @@ class Table:
         return record
 
     def info(self) -> TableInfo:
+        """What anyone may know about the table (the lobby's and the API's model)."""
+        return TableInfo.model_validate(self.info_body())
+
+    def info_body(self) -> dict[str, Any]:
+        """:meth:`info` as the JSON data sent, built without the model (every move sends it to every
+        socket's view).  A test holds it equal, key for key and in order, to the model's dump."""
         connected = self.connected_seats()
         now = time.monotonic()
         moved = self.moved_at or self.created_at
-        return TableInfo(
-            id=self.id,
-            game=self.spec.id,
-            title=self.spec.title,
-            preset=self.preset,
-            options=self.options,
-            seats=[s.info(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
-            seq=self.seq,
-            status=self.status,  # type: ignore[arg-type]
-            hints=self.hints,
-            bot_delay_ms=self.bot_delay_ms,
-            public=self.public,
-            created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
-            winners=list(self.state.winners),
-            clock_s=self.clock_s,
-            away_s=self.away_s,
-            clock=self._clock(now),
-            paused=self.status == "playing" and self.paused(now),
-            moved_ago_s=max(0, int((utcnow() - moved).total_seconds())),
-            again=self.again_info(),
-            practice=self.practice,
-        )
+        status = self.status
+        clock = self._clock(now)
+        again = self.again_info()
+        return {
+            "id": self.id,
+            "game": self.spec.id,
+            "title": self.spec.title,
+            "preset": self.preset,
+            "options": self.options,
+            "seats": [s.info_body(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
+            "seq": self.seq,
+            "status": status,
+            "hints": self.hints,
+            "bot_delay_ms": self.bot_delay_ms,
+            "public": self.public,
+            "created_at": self.created_at.replace(microsecond=0).isoformat() + "Z",
+            "winners": list(self.state.winners),
+            "clock_s": self.clock_s,
+            "away_s": self.away_s,
+            "clock": None if clock is None else {"seat": clock.seat, "left_ms": clock.left_ms, "limit_s": clock.limit_s},
+            "paused": status == "playing" and self.paused(now),
+            "moved_ago_s": max(0, int((utcnow() - moved).total_seconds())),
+            "again": None if again is None else {"table": again.table, "answers": dict(again.answers)},
+            "practice": self.practice,
+        }
 
     def state_for(self, seat: str | None, info: TableInfo | None = None) -> StateMessage:
         """The whole state one seat is shown (``None``: a spectator), as the API documents it."""
@@ -305,22 +320,31 @@ class Table:
         """:meth:`state_for` as the JSON data sent, built without the model's validation (every socket
         after every move gets one of these: the model's checks there cost more than all else).  A test
         holds it equal, key for key and in order, to ``state_for(...).model_dump(mode="json")``."""
-        info = info if info is not None else self.info()
+        info = info if info is not None else self.info_body()
         return {
             "type": "state",
             "seq": self.seq,
             "you": seat,
             "table": info if isinstance(info, dict) else info.model_dump(mode="json"),
             "view": self.view_dict(seat),
-            "last": None if self.last is None else self.last.model_dump(mode="json"),
+            "last": self._last_body(),
             # invitations for open seats are for the people at the table, while the match is on
             "invite": self.invite if seat is not None and not self.state.is_over else None,
             "rev": 0,
         }
 
+    def _last_body(self) -> dict[str, Any] | None:
+        """The last action as plain data, made once per action (every view's body carries it)."""
+        last = self.last
+        if last is None:
+            return None
+        if self._last_dumped[0] is not last:
+            self._last_dumped = (last, last.model_dump(mode="json"))
+        return self._last_dumped[1]
+
     def broadcast(self) -> None:
         """Queue each socket what changed in its own view of the table (call under the lock)."""
-        info = self.info().model_dump(mode="json")
+        info = self.info_body()
         self.shown.change(self.connections, lambda seat: self.state_body(seat, info))
 
     def send_whole(self, connection: Connection) -> None:
