@@ -34,10 +34,13 @@ from .messages import (
     TableInfo,
 )
 
-__all__ = ["DEFAULT_STAND_IN", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
+__all__ = ["DEFAULT_STAND_IN", "SPECTATORS_EVERY_S", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
            "seat_player", "utcnow"]
 
 DEFAULT_STAND_IN = "basic"
+
+SPECTATORS_EVERY_S = 0.1
+"""Spectators are sent the changes of a table at most this often (the seats' sockets, every change at once)."""
 
 
 class TableError(Exception):
@@ -142,6 +145,8 @@ class Table:
     _views_at: tuple[int, int] = (0, -1)
     _plain_before: dict[str | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # last view and data per seat
     _last_dumped: tuple[LastAction | None, dict[str, Any] | None] = (None, None)  # the last action and its plain data
+    _spectators_shown_at: float = -SPECTATORS_EVERY_S  # when the spectators were last sent a change
+    _spectators_due: asyncio.TimerHandle | None = None  # their next change, when one is held back
 
     @property
     def seq(self) -> int:
@@ -343,12 +348,37 @@ class Table:
         return self._last_dumped[1]
 
     def broadcast(self) -> None:
-        """Queue each socket what changed in its own view of the table (call under the lock)."""
+        """Queue each socket what changed in its own view of the table (call under the lock).
+
+        The seats' sockets get every change at once.  Spectators get a change at once too, unless they
+        were sent one less than :data:`SPECTATORS_EVERY_S` ago: then what changed meanwhile reaches them
+        together at the end of that time, as one patch (when computer players move with no pause, the
+        spectators of a busy server were most of the messages and patches it made)."""
         info = self.info_body()
-        self.shown.change(self.connections, lambda seat: self.state_body(seat, info))
+        self.shown.change([c for c in self.connections if c.seat is not None], lambda seat: self.state_body(seat, info))
+        if self._spectators_due is not None or not any(c.seat is None for c in self.connections):
+            return  # their next patch is due already: it will carry this change too
+        wait = self._spectators_shown_at + SPECTATORS_EVERY_S - time.monotonic()
+        if wait <= 0:
+            self._show_spectators()
+            return
+        try:
+            self._spectators_due = asyncio.get_running_loop().call_later(wait, self._show_spectators)
+        except RuntimeError:  # no event loop (a script's own table): at once
+            self._show_spectators()
+
+    def _show_spectators(self) -> None:
+        if self._spectators_due is not None:
+            self._spectators_due.cancel()
+            self._spectators_due = None
+        self._spectators_shown_at = time.monotonic()
+        info = self.info_body()
+        self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.state_body(seat, info))
 
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        if connection.seat is None and self._spectators_due is not None:
+            self._show_spectators()  # the others first: then all hold the same state, and share the next patch
         self.shown.whole(connection, self.state_body(connection.seat))
 
 
