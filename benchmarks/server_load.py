@@ -124,12 +124,26 @@ class Server:
     def cpu_s(self) -> float:
         """CPU time the server has used so far (user + system, seconds, from /proc), with its worker
         processes (the reviews of finished deals are worked out in processes of their own)."""
-        used = 0
+        return sum(self.cpu_split_s())
+
+    def cpu_split_s(self) -> tuple[float, float, float]:
+        """:meth:`cpu_s` in three: the event loop's thread, the server's other threads (the database's,
+        computer players in threads), its worker processes (reviews)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        loop = others = workers = 0
         for pid in [self.process.pid, *descendants(self.process.pid)]:
-            with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rpartition(")")[2].split()
-                used += int(fields[11]) + int(fields[12])
-        return used / os.sysconf("SC_CLK_TCK")
+            with contextlib.suppress(OSError):
+                for tid in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                        fields = stat.read().rpartition(")")[2].split()
+                    used = int(fields[11]) + int(fields[12])
+                    if pid != self.process.pid:
+                        workers += used
+                    elif int(tid) == pid:
+                        loop += used
+                    else:
+                        others += used
+        return loop / tick, others / tick, workers / tick
 
     def close(self) -> None:
         self.process.terminate()
@@ -163,6 +177,7 @@ class Figures:
     bytes_received: int = 0
     measuring: bool = False
     server_cpu_s: float = 0.0  # the server processes' CPU time in the measured window
+    server_split_s: tuple[float, float, float] = (0.0, 0.0, 0.0)  # event loop thread, other threads, workers
     client_cpu_s: float = 0.0  # this script's
     seconds: float = 0.0  # the measured window
 
@@ -294,10 +309,13 @@ async def drive(servers: list[Server], tables: int, spectators: int, warmup: flo
         tasks.append(asyncio.create_task(watch(n, slot, watched, figures, stop_at)))
     await asyncio.sleep(warmup)
     figures.measuring = True
-    started, cpu, mine = time.monotonic(), sum(s.cpu_s() for s in servers), time.process_time()
+    started, mine = time.monotonic(), time.process_time()
+    split = [s.cpu_split_s() for s in servers]
     await asyncio.gather(*tasks, return_exceptions=False)
     figures.seconds = time.monotonic() - started
-    figures.server_cpu_s = sum(s.cpu_s() for s in servers) - cpu
+    split = [tuple(b - a for a, b in zip(before, s.cpu_split_s(), strict=True)) for before, s in zip(split, servers, strict=True)]
+    figures.server_split_s = tuple(sum(part) for part in zip(*split, strict=True))  # type: ignore[assignment]
+    figures.server_cpu_s = sum(figures.server_split_s)
     figures.client_cpu_s = time.process_time() - mine
     figures.moves_per_s = figures.moves / max(1e-9, figures.seconds)  # type: ignore[attr-defined]
     return figures
@@ -330,6 +348,7 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
             # CPU the server spends per move stored, and how busy each side kept a core: on a machine
             # where the load generator shares the cores, these say where the time went
             "cpu_ms_per_move": 1000 * figures.server_cpu_s / max(1, figures.moves),
+            "split_ms_per_move": [1000 * part / max(1, figures.moves) for part in figures.server_split_s],
             "server_cores": figures.server_cpu_s / max(1e-9, figures.seconds),
             "client_cores": figures.client_cpu_s / max(1e-9, figures.seconds),
         }
@@ -359,13 +378,15 @@ def main() -> None:
               f"{args.seconds:.0f} s measured after {args.warmup:.0f} s; {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
         print(f"{'database':10} {'procs':>5} {'moves/s':>8} {'acks':>6} {'p50 ms':>7} {'p99 ms':>7} {'worst ms':>8}"
-              f"  {'RSS MB (peak)':>14}  refusals  {'srv CPU ms/move':>15}  {'cores: srv':>10} {'client':>6}", flush=True)
+              f"  {'RSS MB (peak)':>14}  refusals  {'srv CPU ms/move':>15} {'(loop/threads/workers)':>22}  {'cores: srv':>10} {'client':>6}",
+              flush=True)
         for database in databases:
             for processes in (int(p) for p in args.processes.split(",")):
                 r = run(database, processes, args, postgres)
                 memory = " ".join(f"{now}({peak})" for now, peak in zip(r["rss"], r["peak"], strict=True))
+                split = "/".join(f"{part:.2f}" for part in r["split_ms_per_move"])
                 print(f"{r['database']:10} {r['processes']:>5} {r['moves_per_s']:>8.0f} {r['acks']:>6} {r['p50']:>7.1f}"
-                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']:>8}  {r['cpu_ms_per_move']:>15.2f}"
+                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']:>8}  {r['cpu_ms_per_move']:>15.2f} {split:>22}"
                       f"  {r['server_cores']:>10.2f} {r['client_cores']:>6.2f}", flush=True)
     finally:
         if postgres:
