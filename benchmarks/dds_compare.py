@@ -33,6 +33,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from nines.cards import Card
 from nines.solver import Position, Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,25 +62,40 @@ def timed(work: Callable[[], Any]) -> tuple[Any, float]:
     return result, time.perf_counter() - start
 
 
-def ours_solve(solver: Solver, position: Position) -> tuple[int, int]:
+def ours_solve(solver: Solver, position: Position) -> int:
     solver.clear()  # every solve from an empty table
-    return solver.value(position, position.side_of(position.to_play)), solver.info().last_tricks
+    return solver.value(position, position.side_of(position.to_play))
 
 
-def ours_score(solver: Solver, position: Position) -> tuple[dict[str, int], int]:
+def ours_score(solver: Solver, position: Position) -> dict[Card, int]:
     solver.clear()
-    scores = {card.code: tricks for card, tricks in solver.score_cards(position).items()}
-    return scores, solver.info().last_tricks
+    return solver.score_cards(position)
 
 
-def dds_solve(deal: Any) -> tuple[int, int]:
-    board = solve_board(deal, SolveMode.OptimalOne)
-    return max(tricks for _, tricks in board), board._data.nodes  # DDS's nodes: the tricks it completed
+def ours_effort(solver: Solver) -> int:
+    """The tricks the last search completed; read after the clock stops (``info`` also walks the
+    table to count its entries, work that is no part of a solve)."""
+    return solver.info().last_tricks
 
 
-def dds_score(deal: Any) -> tuple[dict[str, int], int]:
-    board = solve_board(deal, SolveMode.Default)
-    return {f"{card.rank.abbr}{'SHDC'[card.suit.value]}": tricks for card, tricks in board}, board._data.nodes
+def dds_solve(deal: Any) -> Any:
+    return solve_board(deal, SolveMode.OptimalOne)
+
+
+def dds_score(deal: Any) -> Any:
+    return solve_board(deal, SolveMode.Default)
+
+
+def dds_value(board: Any) -> int:
+    return max(tricks for _, tricks in board)
+
+
+def dds_scores(board: Any) -> dict[str, int]:
+    return {f"{card.rank.abbr}{'SHDC'[card.suit.value]}": tricks for card, tricks in board}
+
+
+def dds_effort(board: Any) -> int:
+    return int(board._data.nodes)  # DDS's nodes: the tricks it completed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,24 +114,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     effort: dict[str, dict[str, list[int]]] = {"solve": {"nines": [], "dds": []}, "score": {"nines": [], "dds": []}}
 
     def race(what: str, i: int, ours: Callable[[], Any], theirs: Callable[[], Any]) -> tuple[Any, Any]:
+        """Both solvers on one deal, timed; each one's effort is read after its clock stops."""
         order = [("nines", ours), ("dds", theirs)]
         if i % 2:
             order.reverse()
         results = {}
         for name, work in order:
-            (results[name], tricks), seconds = timed(work)
+            results[name], seconds = timed(work)
             times[what][name].append(seconds)
-            effort[what][name].append(tricks)
+            effort[what][name].append(ours_effort(solver) if name == "nines" else dds_effort(results[name]))
         return results["nines"], results["dds"]
 
     for i, (position, deal) in enumerate(zip(positions, deals, strict=True)):
-        mine, theirs = race("solve", i, lambda p=position: ours_solve(solver, p), lambda d=deal: dds_solve(d))
-        if mine != theirs:
+        mine, board = race("solve", i, lambda p=position: ours_solve(solver, p), lambda d=deal: dds_solve(d))
+        if mine != (theirs := dds_value(board)):
             raise SystemExit(f"deal {i}: this solver {mine} tricks, DDS {theirs}: {position}")
     if not args.no_scores:
         for i, (position, deal) in enumerate(zip(positions, deals, strict=True)):
-            mine, theirs = race("score", i, lambda p=position: ours_score(solver, p), lambda d=deal: dds_score(d))
-            if mine != theirs:
+            mine, board = race("score", i, lambda p=position: ours_score(solver, p), lambda d=deal: dds_score(d))
+            mine = {card.code: tricks for card, tricks in mine.items()}
+            if mine != (theirs := dds_scores(board)):
                 raise SystemExit(f"deal {i}: card scores differ: this solver {mine}, DDS {theirs}: {position}")
 
     print(f"bridge card play: {args.deals} random deals, seed {args.seed}, one thread, interleaved in one process")

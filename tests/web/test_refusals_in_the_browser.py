@@ -15,13 +15,13 @@ pytestmark = pytest.mark.browser
 # what the toast must say (the rule's reason), and words of the other language it must not hold
 EXPECTED = {
     "en": {
-        "exchange": r"South is deciding whether to exchange",
+        "exchange": r"^You are deciding whether to exchange",  # (not "South is deciding": the reader is South)
         "follow": r"were led and you hold .*: you must follow suit",
         "auction": r"It is the auction: you may bid",
         "first_round": r"Nobody may lay, extend or swap until play comes back",
     },
     "fr": {
-        "exchange": r"Sud décide s'il échange",
+        "exchange": r"^Vous décidez si vous échangez",
         "follow": r"La couleur demandée est .* vous devez fournir",
         "auction": r"C'est l'enchère : vous pouvez",
         "first_round": r"Personne ne pose, ne complète ni n'échange",

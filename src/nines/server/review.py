@@ -216,9 +216,18 @@ class Reviews:
             self._seen.pop(table.id, None)
 
     def close(self) -> None:
-        """Drop the reviews not begun; wait for the worker processes to end (a review under way is
-        seconds at most).  Not waiting let the server exit first, and workers that outlive their
-        server never end: they hold the ends of their own queues, and their forkserver waits for them."""
+        """Drop the reviews not begun, stop the worker processes and wait for them to end.
+
+        Not waiting let the server exit first, and workers that outlive their server never end: they hold
+        the ends of their own queues, and their forkserver waits for them.  A review under way is stopped,
+        not awaited: it only fills a cache (asked for again, it is computed again), and on a busy machine a
+        worker's review at its low priority took over 20 s to end."""
         self._pool.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
-            self._processes.shutdown(wait=True, cancel_futures=True)
+            workers = list(self._processes._processes.values())  # (the executor has no public list of them)
+            self._processes.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join(timeout=10)
+            self._processes.shutdown(wait=True)

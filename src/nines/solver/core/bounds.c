@@ -34,7 +34,7 @@
  * Which cards lie below p's card in a round is known once the holders of the cards from
  * p's card up are, so the count relies on the ranks from p's card in the last round in
  * which anyone else still held the suit. */
-HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk) {
+HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     uint32_t x = c->hand[p][s];
     *low = -1;
     if (lowk) lowk[0] = -1;
@@ -59,6 +59,7 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk) {
             if (o == p) continue;
             const int has_trump = tr >= 0 && s != tr && c->hand[o][tr] != 0;
             if (c->maxside[o] != me) {
+                if (drawn && len[o] < i) continue; /* its trumps are gone: it discards */
                 if (len[o] >= i) {
                     if (top[o] > ci) goto done;
                     followed = 1; /* p's card had to beat this opponent's */
@@ -94,16 +95,47 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
         q[s] = 0;
         k[s] = 0;
         if (top[s] != p) continue;
-        k[s] = cash(c, p, s, &low, lowk[s]);
+        k[s] = cash(c, p, s, &low, lowk[s], 0);
         lows[s] = low;
         best += k[s];
         if (low >= 0) q[s] = PFX(low);
+    }
+    /* Drawing trumps (as DDS's quick tricks do): when the leader's trumps cashed from the top
+     * outlast every opponent's trumps, and each teammate follows to every one of those rounds,
+     * the opponents hold no trump afterwards and cannot ruff the leader's winners of the other
+     * suits.  (An opponent discarding meanwhile only holds fewer cards of a suit.)  Those suits'
+     * counts then rely on the trumps' rounds having been played first, all of them. */
+    const int tr = c->trump;
+    int drawn = 0;
+    if (tr >= 0 && k[tr] > 0 && k[tr] < cutoff && c->rule == RULE_FOLLOW) {
+        int ok = 1;
+        for (int o = 0; o < c->np && ok; o++) {
+            if (o == p) continue;
+            const int l = popc(c->hand[o][tr]);
+            if (c->maxside[o] != c->maxside[p] ? l > k[tr] : l < k[tr]) ok = 0;
+        }
+        for (int s = 0; s < NSUITS && ok; s++) {
+            if (s == tr || top[s] != p) continue;
+            int8_t lk[MAXRANKS + 2];
+            const int k2 = cash(c, p, s, &low, lk, 1);
+            if (k2 <= k[s]) continue;
+            best += k2 - k[s];
+            k[s] = k2;
+            lows[s] = low;
+            memcpy(lowk[s], lk, sizeof lk);
+            q[s] = low >= 0 ? PFX(low) : 0;
+            drawn = 1;
+        }
     }
     if (best >= cutoff) {
         /* enough on its own: rely on as few cards as will do, the suits that rely on the
          * fewest first (the count of a suit relies on the ranks from lows[s] up) */
         int sum = 0;
         uint16_t used[NSUITS] = {0, 0, 0, 0};
+        if (drawn) { /* every trump round first, the others' counts need them */
+            used[tr] = 1;
+            sum = k[tr];
+        }
         while (sum < cutoff) {
             int pick = -1;
             for (int s = 0; s < NSUITS; s++)
@@ -128,7 +160,7 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
         uint16_t qt[NSUITS] = {0, 0, 0, 0};
         for (int s = 0; s < NSUITS; s++) {
             if (top[s] != t) continue;
-            int k = cash(c, t, s, &low, NULL);
+            int k = cash(c, t, s, &low, NULL, 0);
             if (k && c->hand[p][s]) entry = 1;
             total += k;
             if (low >= 0) qt[s] = PFX(low);

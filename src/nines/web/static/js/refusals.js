@@ -57,10 +57,14 @@ export function hasRefusal(key) {
   return !!key && key in (TABLE[lang] || {}) && key in TABLE.en;
 }
 
-// The sentence for a refusal {key, params, code}; the server's English only on an English page.
-export function refusalText(refusal, seatLabel = seatName) {
+// The sentence for a refusal {key, params, code}; the server's English only on an English page. A sentence about
+// the reader's own seat ({seat} is ``you``) has its own form where the table has one (KEY.you: "You are deciding
+// whether to exchange", not "South is deciding").
+export function refusalText(refusal, seatLabel = seatName, you = null) {
   const params = refusal.params || {};
-  const template = (TABLE[lang] || {})[refusal.key] ?? (refusal.code ? (TABLE[lang] || {})[`server.${refusal.code}`] : undefined);
+  const words = TABLE[lang] || {};
+  const own = you && params.seat === you && refusal.key ? words[`${refusal.key}.you`] : undefined;
+  const template = own ?? words[refusal.key] ?? (refusal.code ? words[`server.${refusal.code}`] : undefined);
   if (template === undefined) {
     if (lang === "en" && refusal.message) return refusal.message;
     return t(refusal.code ? `error.${refusal.code}` : "table.refused");

@@ -233,7 +233,7 @@ export class TableShell {
     // the rule's reason (or the server's), in the page's language
     const ctx = this.message ? this.context() : null;
     const seatLabel = (seat) => (!ctx || seat === ctx.you ? seatName(seat) : ctx.seatLabel(seat));
-    toast(refusalText(message, seatLabel), "error");
+    toast(refusalText(message, seatLabel, ctx ? ctx.you : null), "error");
   }
 
   onClose() {
