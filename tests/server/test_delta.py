@@ -98,6 +98,7 @@ def test_the_body_built_for_sockets_is_the_documented_state_message(
     with Socket(client, table_id, me, token) as sock:
         for _ in range(12):
             state = sock.my_turn()
+            assert table.deal_number() == table.view(None).deal_number  # read from the state, not a view
             body = table.info_body()  # the table's part of every body, built without the model too
             assert json.dumps(body) == json.dumps(TableInfo.model_validate(body).model_dump(mode="json"))
             for seat in [*seats, None]:

@@ -75,6 +75,8 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
 
 def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether setting new keys at the end and deleting gone ones gives ``new``'s order of keys."""
+    if len(old) == len(new) and list(old) == list(new):
+        return True  # the same keys in the same order (nearly always): compared at C speed
     kept = [key for key in old if key in new]
     return list(new)[: len(kept)] == kept
 

@@ -72,7 +72,7 @@ def _deal_source(table: Table) -> Any:
 
 def review_job(table: Table, number: int) -> ReviewJob:
     """The job for deal ``number`` of ``table`` (call under the table's lock); refuses a deal in play."""
-    deals = table.state.record()["deals"]
+    deals = table.record_now()["deals"]  # shared: what the job keeps is copied below
     if not 1 <= number <= len(deals):
         raise TableError(ErrorCode.NOT_FOUND, Reason("server.deal_range", f"this match has deals 1 to {len(deals)}", deals=len(deals)))
     if deals[number - 1].get("result") is None:

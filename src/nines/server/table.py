@@ -145,6 +145,7 @@ class Table:
     _views_at: tuple[int, int] = (0, -1)
     _plain_before: dict[str | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # last view and data per seat
     _last_dumped: tuple[LastAction | None, dict[str, Any] | None] = (None, None)  # the last action and its plain data
+    _record_at: tuple[tuple[int, int], dict[str, Any] | None] = ((0, -1), None)  # (state, seq) and its record
     _spectators_shown_at: float = -SPECTATORS_EVERY_S  # when the spectators were last sent a change
     _spectators_due: asyncio.TimerHandle | None = None  # their next change, when one is held back
 
@@ -189,9 +190,24 @@ class Table:
             cached = self._views[seat] = (self.state.view(seat), None)
         return cached
 
+    def record_now(self) -> dict[str, Any]:
+        """The match's record at this move (``state.record()``: every hand, so never for a view), made
+        once per move and shared by its readers on the server: the statistics and the reviews, when a deal
+        ends (each once built it whole, copying every finished deal's record).  Read it, never change it."""
+        at = (id(self.state), self.seq)
+        if self._record_at[0] != at:
+            self._record_at = (at, self.state.record())
+        record = self._record_at[1]
+        assert record is not None
+        return record
+
     def deal_number(self) -> int | None:
-        """The deal in progress, if the game's view says (``deal_number``)."""
-        number = getattr(self.view(None), "deal_number", None)
+        """The deal in progress: its number in the state (every game here keeps its deal in ``deal``), or
+        the view's ``deal_number``.  Asked after every move (statistics, reviews): building the spectators'
+        view for it cost a whole view per move, even when the spectators' patch waits."""
+        number = getattr(getattr(self.state, "deal", None), "number", None)
+        if not isinstance(number, int):
+            number = getattr(self.view(None), "deal_number", None)
         return number if isinstance(number, int) else None
 
     def connected_seats(self) -> set[str]:
