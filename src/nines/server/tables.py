@@ -22,7 +22,6 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ..bots import Player, players_for
@@ -59,6 +58,7 @@ from .store import (
     StoreUnavailable,
 )
 from .table import Connection, Seat, Table, TableError, hash_token, seat_player, utcnow
+from .thinking import Thinking
 
 T = TypeVar("T")
 
@@ -82,8 +82,9 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.journal = MoveJournal(store)  # moves stored by group commit
-        # computer players and hints think in their own few threads: the default pool stays the database's
-        self.thinking = ThreadPoolExecutor(max_workers=config.limits.computer_threads, thread_name_prefix="nines-think")
+        # computer players and hints think in their own few threads (the default pool stays the database's),
+        # or on the event loop when they are quick (see thinking.py)
+        self.thinking = Thinking(config.limits.computer_threads)
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self.closing = False
         self.claims = Claims(self)  # one-time links that move a held seat to another browser
@@ -118,11 +119,11 @@ class TableManager:
                 await table.driver.stop()
         await self.journal.close()
         await self.broker.close()
-        self.thinking.shutdown(wait=False, cancel_futures=True)
+        self.thinking.close()
 
     async def think(self, decide: Callable[[Any], T], view: Any) -> T:
-        """A computer player's decision (or a hint) worked out in the manager's own threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.thinking, decide, view)
+        """A computer player's decision (or a hint): in the manager's own threads, or at once when quick."""
+        return await self.thinking.decide(decide, view)
 
     def _active_since(self) -> dt.datetime:
         return utcnow() - dt.timedelta(seconds=self.config.idle_close_s)
