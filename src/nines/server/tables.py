@@ -616,9 +616,9 @@ class TableManager:
     async def publish(self, table: Table, kind: str) -> None:
         if self.broker.shared:
             last = table.last
-            move = [last.seat, last.by, last.action, last.stand_in] if kind == "action" and last and last.seq == table.seq else None
+            moves = [[last.seat, last.by, last.action, last.stand_in]] if kind == "action" and last and last.seq == table.seq else None
             try:
-                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind, move))
+                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind, moves))
             except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 
@@ -633,11 +633,13 @@ class TableManager:
                 if stored is not None:
                     self.set_seats(table, stored.seats)
                     table.bot_delay_ms = stored.bot_delay_ms
-            if event.kind == "action" and event.move is not None and event.seq == table.seq + 1:
-                # the next move, as the event carries it: no need to read the store
-                seat, by, action, stand_in = event.move
-                self._follow_move(table, StoredAction(seq=event.seq, seat=seat, by=by, action=action, stand_in=stand_in))
-            else:
+            first = event.seq - len(event.moves) + 1 if event.moves else None
+            if event.kind == "action" and event.moves and first is not None and first <= table.seq + 1 <= event.seq:
+                # the next moves, as the event carries them: no need to read the store
+                for seq in range(table.seq + 1, event.seq + 1):
+                    seat, by, action, stand_in = event.moves[seq - first]
+                    self._follow_move(table, StoredAction(seq=seq, seat=seat, by=by, action=action, stand_in=stand_in))
+            elif event.seq > table.seq or event.kind != "action":
                 await self._catch_up(table, force=True)
             await count_results(self.store, table)
             table.broadcast()
