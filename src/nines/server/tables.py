@@ -514,7 +514,9 @@ class TableManager:
         if seat is None:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
         async with table.lock:
-            await self._catch_up(table)
+            # no read of the store first for moves other processes made: their events bring them, and a
+            # move made elsewhere that this process has not heard of yet is refused as stale when it is
+            # stored (SeqConflict), the table then caught up; the read cost a query per move in a thread
             self.check_seq(table, seq)
             if table.status == "waiting":
                 open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
