@@ -48,8 +48,6 @@ SRC = ROOT / "src"
 sys.path[:0] = [str(SRC), str(ROOT)]
 from tests.services import PostgresCluster, RedisServer, descendants, free_port, postgres_bindir
 
-from nines.server import delta
-
 GAME = "neuf"
 SEATS = ("S", "W", "E")
 
@@ -71,12 +69,28 @@ def redis_binary() -> str:
     return found
 
 
+PROFILED = """
+import cProfile, runpy, signal, sys, time
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # uvicorn raises the signal again once stopped
+sys.argv = ["nines", *sys.argv[1:]]
+profile = cProfile.Profile(time.thread_time)  # the event loop's own CPU time, not the wall clock's
+try:
+    profile.runcall(runpy.run_module, "nines.cli", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    profile.dump_stats({out!r})
+"""
+
+
 class Server:
     """``nines serve`` on a free loopback port."""
 
-    def __init__(self, database_url: str, redis_url: str | None, folder: Path) -> None:
+    def __init__(self, database_url: str, redis_url: str | None, folder: Path, profile: Path | None = None) -> None:
         self.port = free_port()
-        command = [sys.executable, "-m", "nines.cli", "serve", "--port", str(self.port), "--database-url", database_url,
+        # under cProfile (--profile): the event loop thread's CPU time per function are written when the server stops
+        start = ["-c", PROFILED.format(out=str(profile / f"server-{self.port}.prof")), "serve"] if profile else ["-m", "nines.cli", "serve"]
+        command = [sys.executable, *start, "--port", str(self.port), "--database-url", database_url,
                    "--bot-delay", "0", "--log-level", "warning"]
         if redis_url:
             command += ["--redis-url", redis_url]
@@ -110,12 +124,26 @@ class Server:
     def cpu_s(self) -> float:
         """CPU time the server has used so far (user + system, seconds, from /proc), with its worker
         processes (the reviews of finished deals are worked out in processes of their own)."""
-        used = 0
+        return sum(self.cpu_split_s())
+
+    def cpu_split_s(self) -> tuple[float, float, float]:
+        """:meth:`cpu_s` in three: the event loop's thread, the server's other threads (the database's,
+        computer players in threads), its worker processes (reviews)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        loop = others = workers = 0
         for pid in [self.process.pid, *descendants(self.process.pid)]:
-            with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rpartition(")")[2].split()
-                used += int(fields[11]) + int(fields[12])
-        return used / os.sysconf("SC_CLK_TCK")
+            with contextlib.suppress(OSError):
+                for tid in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                        fields = stat.read().rpartition(")")[2].split()
+                    used = int(fields[11]) + int(fields[12])
+                    if pid != self.process.pid:
+                        workers += used
+                    elif int(tid) == pid:
+                        loop += used
+                    else:
+                        others += used
+        return loop / tick, others / tick, workers / tick
 
     def close(self) -> None:
         self.process.terminate()
@@ -149,6 +177,7 @@ class Figures:
     bytes_received: int = 0
     measuring: bool = False
     server_cpu_s: float = 0.0  # the server processes' CPU time in the measured window
+    server_split_s: tuple[float, float, float] = (0.0, 0.0, 0.0)  # event loop thread, other threads, workers
     client_cpu_s: float = 0.0  # this script's
     seconds: float = 0.0  # the measured window
 
@@ -181,40 +210,69 @@ async def play(slot: Slot, servers: list[Server], figures: Figures, stop_at: flo
                 state: dict[str, Any] = {}
                 acted_at = -1
                 sent = 0.0
-                while time.monotonic() < stop_at:
-                    try:
-                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.monotonic()))
-                    except (TimeoutError, ConnectionClosed):
-                        break  # the time is up, or the server closed the socket: a new match
-                    figures.bytes_received += len(text)
-                    message = json.loads(text)
-                    kind = message["type"]
-                    if kind == "ack":
-                        if figures.measuring:
-                            figures.acks.append(time.monotonic() - sent)
-                        continue
-                    if kind == "error":
-                        figures.refusals += 1
-                        acted_at = -1
-                        continue
-                    if kind == "patch":
-                        if state.get("rev") != message["base"]:
-                            await ws.send(json.dumps({"type": "resync"}))
-                            continue
-                        body = delta.apply({k: v for k, v in state.items() if k not in ("type", "rev")}, message["changes"])
-                        message = {"type": "state", **body, "rev": message["rev"]}
-                    if message["type"] != "state":
-                        continue
-                    if state and figures.measuring:
-                        figures.moves += max(0, message["seq"] - state["seq"])
-                    state = message
-                    if state["table"]["status"] == "over":
-                        break
-                    legal = state["view"]["legal"]
-                    if legal and state["seq"] != acted_at:
-                        acted_at = state["seq"]
-                        sent = time.monotonic()
-                        await ws.send(json.dumps({"type": "act", "seq": state["seq"], "action": rng.choice(legal)}))
+                # one deadline for the whole match (a timeout per message cost this script a task each)
+                with contextlib.suppress(TimeoutError, ConnectionClosed):  # the time is up, or the server closed: a new match
+                    async with asyncio.timeout(max(0.1, stop_at - time.monotonic())):
+                        while True:
+                            text = await ws.recv()
+                            figures.bytes_received += len(text)
+                            message = json.loads(text)
+                            kind = message["type"]
+                            if kind == "ack":
+                                if figures.measuring:
+                                    figures.acks.append(time.monotonic() - sent)
+                                continue
+                            if kind == "error":
+                                figures.refusals += 1
+                                acted_at = -1
+                                continue
+                            seq_before = state.get("seq")
+                            if kind == "patch":
+                                if state.get("rev") != message["base"]:
+                                    await ws.send(json.dumps({"type": "resync"}))
+                                    continue
+                                state = patched(state, message)
+                            elif kind == "state":
+                                state = message
+                            else:
+                                continue
+                            if seq_before is not None and figures.measuring:
+                                figures.moves += max(0, state["seq"] - seq_before)
+                            if state["table"]["status"] == "over":
+                                break
+                            legal = state["view"]["legal"]
+                            if legal and state["seq"] != acted_at:
+                                acted_at = state["seq"]
+                                sent = time.monotonic()
+                                await ws.send(json.dumps({"type": "act", "seq": state["seq"], "action": rng.choice(legal)}))
+
+
+def patched(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """The state with the patch's changes made in place: what ``delta.apply`` does, without its copies (every
+    value here comes fresh from ``json.loads`` and nothing else holds it)."""
+    for change in patch["changes"]:
+        op, path = change[0], change[1]
+        if not path:  # the whole body
+            state = {"type": "state", **change[2]}
+            continue
+        parent: Any = state
+        for key in path[:-1]:
+            parent = parent[key]
+        if op == "s":
+            parent[path[-1]] = change[2]
+        elif op == "a":
+            parent[path[-1]].extend(change[2])
+        else:
+            del parent[path[-1]]
+    state["rev"] = patch["rev"]
+    return state
+
+
+async def drain(ws: Any, figures: Figures) -> None:
+    """Read everything a socket is sent, as bytes (a spectator's messages are counted, not parsed)."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            figures.bytes_received += len(await ws.recv(decode=False))
 
 
 async def watch(n: int, slot: Slot, server: Server, figures: Figures, stop_at: float) -> None:
@@ -229,14 +287,13 @@ async def watch(n: int, slot: Slot, server: Server, figures: Figures, stop_at: f
             async with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}", local_addr=(me, 0),
                                max_size=None, open_timeout=60) as ws:
                 await ws.send(json.dumps({"type": "hello"}))
-                while time.monotonic() < stop_at and not changed.is_set():
-                    try:
-                        text = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                    except TimeoutError:
-                        continue
-                    except ConnectionClosed:
-                        break
-                    figures.bytes_received += len(text)
+                # read until the socket closes, the place has a new match, or the time is up
+                reading, moved_on = asyncio.create_task(drain(ws, figures)), asyncio.create_task(changed.wait())
+                await asyncio.wait({reading, moved_on}, timeout=max(0.0, stop_at - time.monotonic()),
+                                   return_when=asyncio.FIRST_COMPLETED)
+                for task in (reading, moved_on):
+                    task.cancel()
+                await asyncio.gather(reading, moved_on, return_exceptions=True)
         except OSError:
             await asyncio.sleep(0.5)
 
@@ -252,10 +309,13 @@ async def drive(servers: list[Server], tables: int, spectators: int, warmup: flo
         tasks.append(asyncio.create_task(watch(n, slot, watched, figures, stop_at)))
     await asyncio.sleep(warmup)
     figures.measuring = True
-    started, cpu, mine = time.monotonic(), sum(s.cpu_s() for s in servers), time.process_time()
+    started, mine = time.monotonic(), time.process_time()
+    split = [s.cpu_split_s() for s in servers]
     await asyncio.gather(*tasks, return_exceptions=False)
     figures.seconds = time.monotonic() - started
-    figures.server_cpu_s = sum(s.cpu_s() for s in servers) - cpu
+    split = [tuple(b - a for a, b in zip(before, s.cpu_split_s(), strict=True)) for before, s in zip(split, servers, strict=True)]
+    figures.server_split_s = tuple(sum(part) for part in zip(*split, strict=True))  # type: ignore[assignment]
+    figures.server_cpu_s = sum(figures.server_split_s)
     figures.client_cpu_s = time.process_time() - mine
     figures.moves_per_s = figures.moves / max(1e-9, figures.seconds)  # type: ignore[attr-defined]
     return figures
@@ -274,7 +334,7 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
     url = postgres.new_database() if database == "postgresql" and postgres else f"sqlite:///{folder / 'nines.db'}"
     servers: list[Server] = []
     try:
-        servers = [Server(url, redis.url if redis else None, folder) for _ in range(processes)]
+        servers = [Server(url, redis.url if redis else None, folder, args.profile) for _ in range(processes)]
         figures = asyncio.run(drive(servers, args.tables, args.spectators, args.warmup, args.seconds))
         memory = [s.memory_mb() for s in servers]
         acks_ms = [a * 1000 for a in figures.acks]
@@ -288,6 +348,7 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
             # CPU the server spends per move stored, and how busy each side kept a core: on a machine
             # where the load generator shares the cores, these say where the time went
             "cpu_ms_per_move": 1000 * figures.server_cpu_s / max(1, figures.moves),
+            "split_ms_per_move": [1000 * part / max(1, figures.moves) for part in figures.server_split_s],
             "server_cores": figures.server_cpu_s / max(1e-9, figures.seconds),
             "client_cores": figures.client_cpu_s / max(1e-9, figures.seconds),
         }
@@ -307,6 +368,8 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=300)
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--processes", default="1,2", help="server processes (two share one Redis)")
+    parser.add_argument("--profile", type=Path, help="run the servers under cProfile, writing server-PORT.prof here "
+                        "(slower: for where the time goes, not for the figures)")
     args = parser.parse_args()
     databases = args.databases.split(",")
     postgres = PostgresCluster(postgres_binaries(), durable=True) if "postgresql" in databases else None
@@ -315,13 +378,15 @@ def main() -> None:
               f"{args.seconds:.0f} s measured after {args.warmup:.0f} s; {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.1f} at the start", flush=True)
         print(f"{'database':10} {'procs':>5} {'moves/s':>8} {'acks':>6} {'p50 ms':>7} {'p99 ms':>7} {'worst ms':>8}"
-              f"  {'RSS MB (peak)':>14}  refusals  {'srv CPU ms/move':>15}  {'cores: srv':>10} {'client':>6}", flush=True)
+              f"  {'RSS MB (peak)':>14}  refusals  {'srv CPU ms/move':>15} {'(loop/threads/workers)':>22}  {'cores: srv':>10} {'client':>6}",
+              flush=True)
         for database in databases:
             for processes in (int(p) for p in args.processes.split(",")):
                 r = run(database, processes, args, postgres)
                 memory = " ".join(f"{now}({peak})" for now, peak in zip(r["rss"], r["peak"], strict=True))
+                split = "/".join(f"{part:.2f}" for part in r["split_ms_per_move"])
                 print(f"{r['database']:10} {r['processes']:>5} {r['moves_per_s']:>8.0f} {r['acks']:>6} {r['p50']:>7.1f}"
-                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']:>8}  {r['cpu_ms_per_move']:>15.2f}"
+                      f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']:>8}  {r['cpu_ms_per_move']:>15.2f} {split:>22}"
                       f"  {r['server_cores']:>10.2f} {r['client_cores']:>6.2f}", flush=True)
     finally:
         if postgres:

@@ -385,14 +385,19 @@ def format_deal(hands: Mapping[str, Sequence[Card]], seats: Sequence[str], first
     return f"{first}:" + " ".join(format_hand(hands[seat], strength) for seat in ordered)
 
 
+_DECK_52: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+_DECK_36: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS if rank.value <= 9)
+# cards are frozen values, so every deck shares them (computer players ask for a deck at each decision)
+
+
 def deck_52() -> list[Card]:
     """The standard 52 cards (Le Neuf)."""
-    return [Card(rank, suit) for suit in SUITS for rank in RANKS]
+    return list(_DECK_52)
 
 
 def deck_36() -> list[Card]:
     """Ace to nine in each suit (Elyigit's Nines)."""
-    return [Card(rank, suit) for suit in SUITS for rank in RANKS if rank.value <= 9]
+    return list(_DECK_36)
 
 
 def deck_54() -> list[Card]:

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from nines.randomness import MatchSecret
 from nines.server import delta
+from nines.server.messages import TableInfo
 
 from .helpers import Socket, create_table, me_and_bots, pick
 
@@ -97,6 +98,9 @@ def test_the_body_built_for_sockets_is_the_documented_state_message(
     with Socket(client, table_id, me, token) as sock:
         for _ in range(12):
             state = sock.my_turn()
+            assert table.deal_number() == table.view(None).deal_number  # read from the state, not a view
+            body = table.info_body()  # the table's part of every body, built without the model too
+            assert json.dumps(body) == json.dumps(TableInfo.model_validate(body).model_dump(mode="json"))
             for seat in [*seats, None]:
                 info = table.info()
                 fast = table.state_body(seat, info.model_dump(mode="json"))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 from starlette.testclient import TestClient
 
+from nines.server.pubsub import TableEvent, _merge
 from nines.server.store import Store
 
 from .helpers import Socket, create_table, pick, state_of, wait_for
@@ -77,3 +78,14 @@ def _latest(sock: Socket, wanted: Callable[[dict], bool]) -> dict:
     if sock.state is not None and wanted(sock.state):
         return sock.state
     return sock.receive_until(lambda m: m["type"] == "state" and wanted(m))
+
+
+def test_events_not_yet_sent_keep_every_move_when_they_merge() -> None:
+    # a process that publishes faster than Redis takes the events merges those of one table; the moves of
+    # merged action events stay in the event, so that the other process follows them without the store
+    one = TableEvent("a", "t", 5, "action", [["S", "S", "play 9H", False]])
+    two = TableEvent("a", "t", 6, "action", [["W", "W", "play TH", False]])
+    merged = _merge(_merge(None, one), two)
+    assert merged.seq == 6 and merged.moves == [["S", "S", "play 9H", False], ["W", "W", "play TH", False]]
+    assert _merge(one, TableEvent("a", "t", 8, "action", [["E", "E", "play 2C", False]])).moves == [["E", "E", "play 2C", False]]
+    assert _merge(one, TableEvent("a", "t", 5, "seats")).kind == "seats"

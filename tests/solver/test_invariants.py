@@ -198,3 +198,15 @@ def test_a_partner_unblocks_a_long_suit_without_a_search() -> None:
     assert solver.value(position, "NS") == 6
     assert solver.info().last_nodes <= 6  # a full search visits about 70 nodes
     assert Solver(table_mb=8, bounds=False).value(position, "NS") == 6
+
+
+def test_the_last_search_s_nodes_are_read_without_walking_the_table() -> None:
+    """``last_nodes`` is ``info().last_nodes`` (the reviews read it after every search; ``info`` counts the
+    whole table's entries to say how full it is)."""
+    position = position_from_deal("neuf", "N:AKQT86... 5.AKQJT.. J9732.2.. 4..AKQJT.", "NT", "N", form="partners")
+    for bounds in (True, False):
+        solver = Solver(table_mb=8, bounds=bounds)
+        solver.value(position, "NS")
+        assert solver.last_nodes == solver.info().last_nodes > 0
+        solver.score_cards(position)
+        assert solver.last_nodes == solver.info().last_nodes > 0

@@ -57,7 +57,7 @@ def outside_the_screen(page: Any, *selectors: str) -> list[str]:
     return page.evaluate(OUTSIDE, list(selectors))
 
 
-OVERLAPS = """([movers, fixed]) => {
+OVERLAPS = """([movers, fixed, margin]) => {
   // where things rest: a card still flying to the trick (a move that came a moment ago) is put where it lands
   document.getAnimations().forEach((a) => a.finish());
   const out = [];
@@ -66,8 +66,8 @@ OVERLAPS = """([movers, fixed]) => {
   const label = (el) => el.dataset.code || el.closest('[data-seat]')?.dataset.seat || el.className;
   for (const a of boxes(movers)) {
     for (const b of boxes(fixed)) {
-      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      const w = Math.min(a.r.right, b.r.right + margin) - Math.max(a.r.left, b.r.left - margin);
+      const h = Math.min(a.r.bottom, b.r.bottom + margin) - Math.max(a.r.top, b.r.top - margin);
       if (w > 0.5 && h > 0.5) out.push(`${movers} [${label(a.el)}] covers ${fixed} [${label(b.el)}] by ${Math.round(w)}x${Math.round(h)} px`);
     }
   }
@@ -75,6 +75,7 @@ OVERLAPS = """([movers, fixed]) => {
 }"""
 
 
-def overlapping(page: Any, movers: str, fixed: str) -> list[str]:
-    """Every pair of an element matching ``movers`` and one matching ``fixed`` whose boxes overlap, at rest."""
-    return page.evaluate(OVERLAPS, [movers, fixed])
+def overlapping(page: Any, movers: str, fixed: str, margin: float = 0) -> list[str]:
+    """Every pair of an element matching ``movers`` and one matching ``fixed`` whose boxes overlap, at rest;
+    ``margin`` px round each ``fixed`` box count as part of it (a ring drawn outside its box)."""
+    return page.evaluate(OVERLAPS, [movers, fixed, margin])

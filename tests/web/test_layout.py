@@ -34,6 +34,14 @@ def trick_clear(page: Any, name: str) -> None:
     assert not problems, f"{name}:\n" + "\n".join(problems)
 
 
+def dummy_clear(page: Any, name: str) -> None:
+    """The dummy's cards, the playable ones lifted, touch no name plate nor the ring round the acting one
+    (on a phone they rose into North's)."""
+    settle(page)
+    problems = overlapping(page, ".dummy-hand .card", ".felt .plate", margin=4)
+    assert not problems, f"{name}:\n" + "\n".join(problems)
+
+
 def wait_turn(page: Any, selector: str, timeout: int = 20_000) -> None:
     page.wait_for_selector(f"{MY_TURN}", timeout=timeout)
     page.wait_for_selector(selector, timeout=timeout)
@@ -79,6 +87,7 @@ def test_elyigit_bid_trump_and_play_fit(pages: Pages, live_server: Any, size: st
     wait_turn(page, ".hand.controlled button.card.legal")
     trick_clear(page, f"layout-elyigit-play-{size}")
     fits(page, f"layout-elyigit-play-{size}", hand, ".dummy-hand .card")
+    dummy_clear(page, f"layout-elyigit-play-{size}")
     tap(page, ".hand.controlled button.card.legal")
     trick_clear(page, f"layout-elyigit-after-{size}")
     fits(page, f"layout-elyigit-after-{size}", hand, ".dummy-hand .card")

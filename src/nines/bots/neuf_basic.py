@@ -78,7 +78,8 @@ class NeufBasic:
         seen = {Card.parse(code) for t in view.tricks_played for _, code in t.plays}
         if view.trick:
             seen |= {Card.parse(code) for _, code in view.trick.plays}
-        unseen = [c for c in deck_52() if c not in seen and c not in view.hand]
+        held = set(view.hand)
+        unseen = [c for c in deck_52() if c not in seen and c not in held]
 
         def is_master(card: Card) -> bool:
             return all(

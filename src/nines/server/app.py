@@ -187,6 +187,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await manager.start()
+        reviews.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
                  pubsub="redis" if config.redis_url else "local")
         if config.address:

@@ -22,9 +22,10 @@ next, as views do: parts that compare equal are passed over without being walked
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
+
+import orjson
 
 Path = list[str | int]
 Change = list[Any]
@@ -74,6 +75,8 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
 
 def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether setting new keys at the end and deleting gone ones gives ``new``'s order of keys."""
+    if len(old) == len(new) and list(old) == list(new):
+        return True  # the same keys in the same order (nearly always): compared at C speed
     kept = [key for key in old if key in new]
     return list(new)[: len(kept)] == kept
 
@@ -149,7 +152,7 @@ class Shown:
         if not changes:
             return _Plan(base, base, old, None)  # the same view: it keeps its revision
         patch = {"type": "patch", "seq": body["seq"], "rev": self.rev, "base": base, "changes": changes}
-        return _Plan(self.rev, base, body, json.dumps(patch, separators=(",", ":")))
+        return _Plan(self.rev, base, body, _text(patch))
 
     def whole(self, socket: Socket, body: dict[str, Any]) -> None:
         """Queue one socket the whole state (it opened, or asked for it again)."""
@@ -192,4 +195,10 @@ def _body(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def _full(body: dict[str, Any], rev: int) -> str:
-    return json.dumps({"type": "state", **body, "rev": rev}, separators=(",", ":"))
+    return _text({"type": "state", **body, "rev": rev})
+
+
+def _text(message: dict[str, Any]) -> str:
+    """A message as the JSON text sent (orjson: a few times faster than ``json``, and every view's message
+    after every move is encoded)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -42,9 +42,10 @@ class TableEvent:
     table: str
     seq: int
     kind: str  # "action", "seats" or "pace"
-    # an "action" event carries the move ``seq`` itself ([seat, by, action, stand_in]), already stored: a
-    # process that holds the table at ``seq - 1`` applies it without reading the store (any other catches up)
-    move: list[Any] | None = None
+    # an "action" event carries the moves up to ``seq`` itself, each [seat, by, action, stand_in], already
+    # stored (the last is move ``seq``; more than one when events not yet sent were merged): a process that
+    # holds the table at one of them applies the rest without reading the store (any other catches up)
+    moves: list[list[Any]] | None = None
 
 
 Handler = Callable[[TableEvent], Awaitable[None]]
@@ -91,8 +92,13 @@ class LocalBroker:
 
 
 def _merge(old: TableEvent | None, new: TableEvent) -> TableEvent:
-    """Two events of one table not yet sent are one: the newer seq, and seats are reloaded if either asks."""
-    if old is None or old.kind == new.kind:
+    """Two events of one table not yet sent are one: the newer seq, and seats are reloaded if either asks.
+    Two moves one after the other stay in the event, both (a receiver then needs no read of the store)."""
+    if old is None:
+        return new
+    if old.kind == new.kind == "action" and old.moves and new.moves and new.seq - len(new.moves) == old.seq:
+        return replace(new, moves=old.moves + new.moves)
+    if old.kind == new.kind:
         return new
     return replace(new, kind="seats")  # receivers reload seats and pace, then catch up the moves
 

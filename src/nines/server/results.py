@@ -27,7 +27,7 @@ async def count_results(store: Store, table: Table) -> None:
     number = table.deal_number()
     if number is not None and number - 1 <= table.deals_counted and not (state.is_over and not table.match_counted):
         return
-    record = state.record()
+    record = table.record_now()
     deals = fronts.finished_deals(record)
     new = deals[table.deals_counted:]
     starts = deal_starts(record)

@@ -72,7 +72,7 @@ def _deal_source(table: Table) -> Any:
 
 def review_job(table: Table, number: int) -> ReviewJob:
     """The job for deal ``number`` of ``table`` (call under the table's lock); refuses a deal in play."""
-    deals = table.state.record()["deals"]
+    deals = table.record_now()["deals"]  # shared: what the job keeps is copied below
     if not 1 <= number <= len(deals):
         raise TableError(ErrorCode.NOT_FOUND, Reason("server.deal_range", f"this match has deals 1 to {len(deals)}", deals=len(deals)))
     if deals[number - 1].get("result") is None:
@@ -100,6 +100,10 @@ def review_stats(job: ReviewJob, review: Mapping[str, Any]) -> list[ReviewStat]:
 
 
 _local = threading.local()
+
+
+def _ready() -> None:
+    """Nothing: a worker process that runs it has started (see :meth:`Reviews.start`)."""
 
 
 def yield_to_play() -> None:
@@ -130,16 +134,26 @@ class Reviews:
         self, store: Store | None = None, workers: int = REVIEW_WORKERS, keep: int = KEEP_DEALS, processes: bool = False
     ) -> None:
         self._store = store
-        self._processes = (
-            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"),
-                                initializer=yield_to_play)
-            if processes
-            else None
-        )
+        self._workers = workers
+        self._processes = None
+        if processes:
+            context = multiprocessing.get_context("forkserver")
+            # the forkserver imports the reviews' modules once, and every worker it forks has them: each
+            # worker once imported them itself (about a second of CPU each, while the tables were moving)
+            context.set_forkserver_preload(["__main__", __name__])
+            self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=yield_to_play)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review", initializer=yield_to_play)
         self._keep = keep
         self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
         self._seen: dict[str, int] = {}
+
+    def start(self) -> None:
+        """Start the worker processes now, with the server, rather than at the first deal's end: their
+        start-up (the forkserver importing the reviews' modules) is then not paid while the tables move,
+        and the first review does not wait for it."""
+        if self._processes is not None:
+            for _ in range(self._workers):
+                self._processes.submit(_ready)
 
     def submit(self, job: ReviewJob) -> Future[dict[str, Any]]:
         """The deal's review, started now if it is not known yet (call on the event loop)."""

@@ -34,10 +34,13 @@ from .messages import (
     TableInfo,
 )
 
-__all__ = ["DEFAULT_STAND_IN", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
+__all__ = ["DEFAULT_STAND_IN", "SPECTATORS_EVERY_S", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
            "seat_player", "utcnow"]
 
 DEFAULT_STAND_IN = "basic"
+
+SPECTATORS_EVERY_S = 0.1
+"""Spectators are sent the changes of a table at most this often (the seats' sockets, every change at once)."""
 
 
 class TableError(Exception):
@@ -86,8 +89,13 @@ class Seat:
     player: Player | None = None
 
     def info(self, connected: bool, stand_in: bool = False) -> SeatInfo:
+        return SeatInfo.model_validate(self.info_body(connected, stand_in))
+
+    def info_body(self, connected: bool, stand_in: bool = False) -> dict[str, Any]:
+        """:meth:`info` as plain data (the fields of :class:`SeatInfo`, in order)."""
         name = self.person if self.kind == "human" else self.bot
-        return SeatInfo(seat=self.seat, kind=self.kind, name=name, bot=self.bot, connected=connected, stand_in=stand_in)  # type: ignore[arg-type]
+        return {"seat": self.seat, "kind": self.kind, "name": name, "bot": self.bot, "connected": connected,
+                "stand_in": stand_in}
 
 
 @dataclass
@@ -136,6 +144,10 @@ class Table:
     _views: dict[str | None, tuple[Any, dict[str, Any] | None]] = field(default_factory=dict)
     _views_at: tuple[int, int] = (0, -1)
     _plain_before: dict[str | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # last view and data per seat
+    _last_dumped: tuple[LastAction | None, dict[str, Any] | None] = (None, None)  # the last action and its plain data
+    _record_at: tuple[tuple[int, int], dict[str, Any] | None] = ((0, -1), None)  # (state, seq) and its record
+    _spectators_shown_at: float = -SPECTATORS_EVERY_S  # when the spectators were last sent a change
+    _spectators_due: asyncio.TimerHandle | None = None  # their next change, when one is held back
 
     @property
     def seq(self) -> int:
@@ -178,9 +190,24 @@ class Table:
             cached = self._views[seat] = (self.state.view(seat), None)
         return cached
 
+    def record_now(self) -> dict[str, Any]:
+        """The match's record at this move (``state.record()``: every hand, so never for a view), made
+        once per move and shared by its readers on the server: the statistics and the reviews, when a deal
+        ends (each once built it whole, copying every finished deal's record).  Read it, never change it."""
+        at = (id(self.state), self.seq)
+        if self._record_at[0] != at:
+            self._record_at = (at, self.state.record())
+        record = self._record_at[1]
+        assert record is not None
+        return record
+
     def deal_number(self) -> int | None:
-        """The deal in progress, if the game's view says (``deal_number``)."""
-        number = getattr(self.view(None), "deal_number", None)
+        """The deal in progress: its number in the state (every game here keeps its deal in ``deal``), or
+        the view's ``deal_number``.  Asked after every move (statistics, reviews): building the spectators'
+        view for it cost a whole view per move, even when the spectators' patch waits."""
+        number = getattr(getattr(self.state, "deal", None), "number", None)
+        if not isinstance(number, int):
+            number = getattr(self.view(None), "deal_number", None)
         return number if isinstance(number, int) else None
 
     def connected_seats(self) -> set[str]:
@@ -263,31 +290,40 @@ class Table:
         return record
 
     def info(self) -> TableInfo:
+        """What anyone may know about the table (the lobby's and the API's model)."""
+        return TableInfo.model_validate(self.info_body())
+
+    def info_body(self) -> dict[str, Any]:
+        """:meth:`info` as the JSON data sent, built without the model (every move sends it to every
+        socket's view).  A test holds it equal, key for key and in order, to the model's dump."""
         connected = self.connected_seats()
         now = time.monotonic()
         moved = self.moved_at or self.created_at
-        return TableInfo(
-            id=self.id,
-            game=self.spec.id,
-            title=self.spec.title,
-            preset=self.preset,
-            options=self.options,
-            seats=[s.info(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
-            seq=self.seq,
-            status=self.status,  # type: ignore[arg-type]
-            hints=self.hints,
-            bot_delay_ms=self.bot_delay_ms,
-            public=self.public,
-            created_at=self.created_at.replace(microsecond=0).isoformat() + "Z",
-            winners=list(self.state.winners),
-            clock_s=self.clock_s,
-            away_s=self.away_s,
-            clock=self._clock(now),
-            paused=self.status == "playing" and self.paused(now),
-            moved_ago_s=max(0, int((utcnow() - moved).total_seconds())),
-            again=self.again_info(),
-            practice=self.practice,
-        )
+        status = self.status
+        clock = self._clock(now)
+        again = self.again_info()
+        return {
+            "id": self.id,
+            "game": self.spec.id,
+            "title": self.spec.title,
+            "preset": self.preset,
+            "options": self.options,
+            "seats": [s.info_body(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
+            "seq": self.seq,
+            "status": status,
+            "hints": self.hints,
+            "bot_delay_ms": self.bot_delay_ms,
+            "public": self.public,
+            "created_at": self.created_at.replace(microsecond=0).isoformat() + "Z",
+            "winners": list(self.state.winners),
+            "clock_s": self.clock_s,
+            "away_s": self.away_s,
+            "clock": None if clock is None else {"seat": clock.seat, "left_ms": clock.left_ms, "limit_s": clock.limit_s},
+            "paused": status == "playing" and self.paused(now),
+            "moved_ago_s": max(0, int((utcnow() - moved).total_seconds())),
+            "again": None if again is None else {"table": again.table, "answers": dict(again.answers)},
+            "practice": self.practice,
+        }
 
     def state_for(self, seat: str | None, info: TableInfo | None = None) -> StateMessage:
         """The whole state one seat is shown (``None``: a spectator), as the API documents it."""
@@ -305,26 +341,60 @@ class Table:
         """:meth:`state_for` as the JSON data sent, built without the model's validation (every socket
         after every move gets one of these: the model's checks there cost more than all else).  A test
         holds it equal, key for key and in order, to ``state_for(...).model_dump(mode="json")``."""
-        info = info if info is not None else self.info()
+        info = info if info is not None else self.info_body()
         return {
             "type": "state",
             "seq": self.seq,
             "you": seat,
             "table": info if isinstance(info, dict) else info.model_dump(mode="json"),
             "view": self.view_dict(seat),
-            "last": None if self.last is None else self.last.model_dump(mode="json"),
+            "last": self._last_body(),
             # invitations for open seats are for the people at the table, while the match is on
             "invite": self.invite if seat is not None and not self.state.is_over else None,
             "rev": 0,
         }
 
+    def _last_body(self) -> dict[str, Any] | None:
+        """The last action as plain data, made once per action (every view's body carries it)."""
+        last = self.last
+        if last is None:
+            return None
+        if self._last_dumped[0] is not last:
+            self._last_dumped = (last, last.model_dump(mode="json"))
+        return self._last_dumped[1]
+
     def broadcast(self) -> None:
-        """Queue each socket what changed in its own view of the table (call under the lock)."""
-        info = self.info().model_dump(mode="json")
-        self.shown.change(self.connections, lambda seat: self.state_body(seat, info))
+        """Queue each socket what changed in its own view of the table (call under the lock).
+
+        The seats' sockets get every change at once.  Spectators get a change at once too, unless they
+        were sent one less than :data:`SPECTATORS_EVERY_S` ago: then what changed meanwhile reaches them
+        together at the end of that time, as one patch (when computer players move with no pause, the
+        spectators of a busy server were most of the messages and patches it made)."""
+        info = self.info_body()
+        self.shown.change([c for c in self.connections if c.seat is not None], lambda seat: self.state_body(seat, info))
+        if self._spectators_due is not None or not any(c.seat is None for c in self.connections):
+            return  # their next patch is due already: it will carry this change too
+        wait = self._spectators_shown_at + SPECTATORS_EVERY_S - time.monotonic()
+        if wait <= 0:
+            self._show_spectators()
+            return
+        try:
+            self._spectators_due = asyncio.get_running_loop().call_later(wait, self._show_spectators)
+        except RuntimeError:  # no event loop (a script's own table): at once
+            self._show_spectators()
+
+    def _show_spectators(self) -> None:
+        if self._spectators_due is not None:
+            self._spectators_due.cancel()
+            self._spectators_due = None
+        self._spectators_shown_at = time.monotonic()
+        info = self.info_body()
+        self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.state_body(seat, info))
 
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        if connection.seat is None and self._spectators_due is not None:
+            self._show_spectators()  # the others first: then all hold the same state, and share the next patch
         self.shown.whole(connection, self.state_body(connection.seat))
 
 

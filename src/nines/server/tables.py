@@ -22,7 +22,6 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ..bots import Player, players_for
@@ -59,6 +58,7 @@ from .store import (
     StoreUnavailable,
 )
 from .table import Connection, Seat, Table, TableError, hash_token, seat_player, utcnow
+from .thinking import Thinking
 
 T = TypeVar("T")
 
@@ -82,8 +82,9 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.journal = MoveJournal(store)  # moves stored by group commit
-        # computer players and hints think in their own few threads: the default pool stays the database's
-        self.thinking = ThreadPoolExecutor(max_workers=config.limits.computer_threads, thread_name_prefix="nines-think")
+        # computer players and hints think in their own few threads (the default pool stays the database's),
+        # or on the event loop when they are quick (see thinking.py)
+        self.thinking = Thinking(config.limits.computer_threads)
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         self.closing = False
         self.claims = Claims(self)  # one-time links that move a held seat to another browser
@@ -118,11 +119,11 @@ class TableManager:
                 await table.driver.stop()
         await self.journal.close()
         await self.broker.close()
-        self.thinking.shutdown(wait=False, cancel_futures=True)
+        self.thinking.close()
 
     async def think(self, decide: Callable[[Any], T], view: Any) -> T:
-        """A computer player's decision (or a hint) worked out in the manager's own threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.thinking, decide, view)
+        """A computer player's decision (or a hint): in the manager's own threads, or at once when quick."""
+        return await self.thinking.decide(decide, view)
 
     def _active_since(self) -> dt.datetime:
         return utcnow() - dt.timedelta(seconds=self.config.idle_close_s)
@@ -615,9 +616,9 @@ class TableManager:
     async def publish(self, table: Table, kind: str) -> None:
         if self.broker.shared:
             last = table.last
-            move = [last.seat, last.by, last.action, last.stand_in] if kind == "action" and last and last.seq == table.seq else None
+            moves = [[last.seat, last.by, last.action, last.stand_in]] if kind == "action" and last and last.seq == table.seq else None
             try:
-                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind, move))
+                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind, moves))
             except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 
@@ -632,11 +633,13 @@ class TableManager:
                 if stored is not None:
                     self.set_seats(table, stored.seats)
                     table.bot_delay_ms = stored.bot_delay_ms
-            if event.kind == "action" and event.move is not None and event.seq == table.seq + 1:
-                # the next move, as the event carries it: no need to read the store
-                seat, by, action, stand_in = event.move
-                self._follow_move(table, StoredAction(seq=event.seq, seat=seat, by=by, action=action, stand_in=stand_in))
-            else:
+            first = event.seq - len(event.moves) + 1 if event.moves else None
+            if event.kind == "action" and event.moves and first is not None and first <= table.seq + 1 <= event.seq:
+                # the next moves, as the event carries them: no need to read the store
+                for seq in range(table.seq + 1, event.seq + 1):
+                    seat, by, action, stand_in = event.moves[seq - first]
+                    self._follow_move(table, StoredAction(seq=seq, seat=seat, by=by, action=action, stand_in=stand_in))
+            elif event.seq > table.seq or event.kind != "action":
                 await self._catch_up(table, force=True)
             await count_results(self.store, table)
             table.broadcast()

@@ -217,7 +217,16 @@ class Solver:
         self._core.clear()
 
     def info(self) -> TableInfo:
+        """The table's size and use and the node counts (it counts the table's entries: a walk of the
+        whole table; for the nodes of the last search alone, :attr:`last_nodes`)."""
         return TableInfo(**self._core.info())
+
+    @property
+    def last_nodes(self) -> int:
+        """Nodes the last search visited (``info().last_nodes``, without walking the table)."""
+        nodes = self._core.stats()["nodes"]
+        assert isinstance(nodes, int)
+        return nodes
 
 
 def legal_cards(position: Position) -> list[Card]:

@@ -55,6 +55,18 @@ class Deal:
     scores_after: dict[str, int] | None = None
     finished_record: dict[str, Any] | None = None  # a finished deal never changes: its record is kept
     trick_views: tuple[TrickView, ...] = ()  # views of the completed tricks, each made once
+    shown_hands: dict[str, tuple[tuple[Card, ...], tuple[Card, ...]]] = field(default_factory=dict, compare=False, repr=False)
+    """seat -> (its hand as held, in the order shown), sorted again only when the hand changes."""
+
+    def shown_hand(self, seat: str) -> tuple[Card, ...]:
+        """The seat's hand as views show it (by suit, strongest first).  Sorted only when it changed
+        since the last view: the same tuple serves every view until then (and the server passes over
+        an unchanged hand without converting or comparing it again)."""
+        held = tuple(self.hands[seat])
+        kept = self.shown_hands.get(seat)
+        if kept is None or kept[0] != held:
+            kept = self.shown_hands[seat] = (held, tuple(sort_hand(held)))
+        return kept[1]
 
     def completed_trick_views(self) -> tuple[TrickView, ...]:
         """The completed tricks as everyone sees them, with their winners (a completed trick never
@@ -339,7 +351,7 @@ class NeufState(GameState):
             dealer=deal.dealer,
             trump=trump_code(deal.trump),
             phase="over" if self._over else deal.phase,
-            hand=tuple(sort_hand(deal.hands[seat])) if seat is not None else (),
+            hand=deal.shown_hand(seat) if seat is not None else (),
             hand_sizes={s: len(deal.hands[s]) for s in self.seats},
             exchange_order=tuple(deal.exchange_order),
             exchanges=dict(deal.decisions),
@@ -352,7 +364,7 @@ class NeufState(GameState):
             quota=opts.side_quota,
             sides=opts.sides,
             scores=dict(self.scores),
-            score_sheet=tuple(self.score_sheet()),
+            score_sheet=self._shown_score_sheet(),
             to_act=to_act,
             legal=tuple(str(a) for a in self.legal_actions()) if seat is not None and seat == to_act else (),
             winners=tuple(self._winners),
@@ -360,6 +372,15 @@ class NeufState(GameState):
         )
 
     # -- score sheet and records -----------------------------------------------------
+
+    def _shown_score_sheet(self) -> tuple[dict[str, Any], ...]:
+        """The score sheet as views show it: made again only when a deal was scored since the last view
+        (the same tuple serves every view until then)."""
+        scored = sum(1 for deal in self.deals if deal.scores_after is not None)
+        kept: tuple[int, tuple[dict[str, Any], ...]] | None = self.__dict__.get("_sheet_shown")
+        if kept is None or kept[0] != scored:
+            kept = self.__dict__["_sheet_shown"] = (scored, tuple(self.score_sheet()))
+        return kept[1]
 
     def score_sheet(self) -> list[dict[str, Any]]:
         """Seed 000's sheet: the trump of each deal, the running scores, the falling total."""

@@ -1,0 +1,72 @@
+"""Where computer players think: quick kinds of players on the event loop, slow ones in threads."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from nines.server import thinking
+from nines.server.thinking import QUICK_IN_A_ROW, QUICK_S, Thinking
+
+
+class Player:
+    """Decides by spending ``cost`` seconds of the (fake) clock; answers with the thread it ran in."""
+
+    def __init__(self, name: str, clock: list[float], cost: float) -> None:
+        self.name = name
+        self.clock = clock
+        self.cost = cost
+
+    def decide(self, view: Any) -> int:
+        self.clock[0] += self.cost
+        return threading.get_ident()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    now = [0.0]
+    monkeypatch.setattr(thinking.time, "thread_time", lambda: now[0])
+    monkeypatch.setattr(thinking.time, "perf_counter", lambda: now[0])
+    return now
+
+
+def test_a_quick_player_decides_on_the_event_loop_once_it_has_been_quick_a_few_times(clock: list[float]) -> None:
+    async def run() -> None:
+        minds = Thinking(threads=1)
+        loop_thread = threading.get_ident()
+        quick, slow = Player("basic", clock, QUICK_S / 10), Player("expert", clock, QUICK_S * 5)
+        try:
+            for _ in range(QUICK_IN_A_ROW):  # measured in threads first
+                assert await minds.decide(quick.decide, None) != loop_thread
+                assert await minds.decide(slow.decide, None) != loop_thread
+            assert await minds.decide(quick.decide, None) == loop_thread
+            assert minds.quick(quick.decide)
+            assert not minds.quick(slow.decide)
+            assert await minds.decide(slow.decide, None) != loop_thread  # the slow one never leaves the threads
+            # one slow decision on the event loop sends that kind back to the threads
+            quick.cost = QUICK_S * 2
+            assert await minds.decide(quick.decide, None) == loop_thread
+            assert not minds.quick(quick.decide)
+            quick.cost = QUICK_S / 10
+            assert await minds.decide(quick.decide, None) != loop_thread
+        finally:
+            minds.close()
+
+    asyncio.run(run())
+
+
+def test_each_name_of_a_player_class_is_measured_on_its_own(clock: list[float]) -> None:
+    async def run() -> None:
+        minds = Thinking(threads=1)
+        try:
+            for _ in range(QUICK_IN_A_ROW):
+                await minds.decide(Player("basic", clock, 0.0).decide, None)
+            assert minds.quick(Player("basic", clock, 0.0).decide)
+            assert not minds.quick(Player("ismcts", clock, 0.0).decide)
+        finally:
+            minds.close()
+
+    asyncio.run(run())
