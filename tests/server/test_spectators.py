@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from nines.server.config import ServerConfig
 from nines.server.messages import CreateTable
 from nines.server.pubsub import LocalBroker
 from nines.server.store import Store
+from nines.server.table import Table
 from nines.server.tables import TableManager
 
 
@@ -46,20 +49,29 @@ def shown(socket: Held) -> dict[str, Any]:
     return state
 
 
+@contextlib.asynccontextmanager
+async def le_neuf_table(tmp_path: Path) -> AsyncIterator[tuple[TableManager, Table]]:
+    """A Le Neuf table with a person at S and two computer players who wait (5 s) for the test to move."""
+    store = Store(f"sqlite:///{tmp_path / 'nines.db'}")
+    store.migrate()
+    manager = TableManager(store, LocalBroker(), ServerConfig(database_url="", bot_delay_ms=5000))
+    await manager.start()
+    try:
+        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        seated = await manager.create(CreateTable.model_validate({"game": "neuf", "seats": seats, "bot_delay_ms": 5000}))
+        yield manager, manager.tables[seated.table.id]
+    finally:
+        await manager.stop()
+        store.close()
+
+
 def test_changes_close_together_reach_spectators_as_one_patch_and_the_seat_each_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(table_module, "SPECTATORS_EVERY_S", 3600.0)  # nothing goes by time in this test
 
     async def run() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'nines.db'}")
-        store.migrate()
-        manager = TableManager(store, LocalBroker(), ServerConfig(database_url="", bot_delay_ms=5000))
-        await manager.start()
-        try:
-            seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
-            seated = await manager.create(CreateTable.model_validate({"game": "neuf", "seats": seats, "bot_delay_ms": 5000}))
-            table = manager.tables[seated.table.id]
+        async with le_neuf_table(tmp_path) as (manager, table):
             person, first, second = Held("S"), Held(None), Held(None)
             for socket in (first, second, person):
                 await manager.attach(table, socket)
@@ -81,9 +93,6 @@ def test_changes_close_together_reach_spectators_as_one_patch_and_the_seat_each_
             assert third.messages[-1]["rev"] == first.messages[-1]["rev"], "the newcomer shares the others' revision"
             assert shown(third)["view"] == table.view_dict(None)
             assert shown(third)["view"]["hand"] == [], "a spectator never holds a seat's cards"
-        finally:
-            await manager.stop()
-            store.close()
 
     asyncio.run(run())
 
@@ -92,14 +101,7 @@ def test_a_held_change_reaches_the_spectators_when_its_time_comes(tmp_path: Path
     monkeypatch.setattr(table_module, "SPECTATORS_EVERY_S", 0.05)
 
     async def run() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'nines.db'}")
-        store.migrate()
-        manager = TableManager(store, LocalBroker(), ServerConfig(database_url="", bot_delay_ms=5000))
-        await manager.start()
-        try:
-            seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
-            seated = await manager.create(CreateTable.model_validate({"game": "neuf", "seats": seats, "bot_delay_ms": 5000}))
-            table = manager.tables[seated.table.id]
+        async with le_neuf_table(tmp_path) as (manager, table):
             person, watcher = Held("S"), Held(None)
             await manager.attach(table, watcher)
             await manager.attach(table, person)
@@ -109,8 +111,5 @@ def test_a_held_change_reaches_the_spectators_when_its_time_comes(tmp_path: Path
                 watcher.arrived.clear()
                 await watcher.arrived.wait()
             assert shown(watcher)["view"] == table.view_dict(None)
-        finally:
-            await manager.stop()
-            store.close()
 
     asyncio.run(asyncio.wait_for(run(), timeout=120))
