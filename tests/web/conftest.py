@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -91,6 +92,9 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+NO_AUTOPLAY: dict[str, Any] = {"autoplay": False}
+
+
 class Pages:
     """New browser contexts (each a separate person: own storage, own cookies), watched for script errors."""
 
@@ -99,9 +103,18 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def new(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-CA", **options: Any) -> Any:
+    def new(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-CA", prefs: dict[str, Any] | None = None,
+            **options: Any) -> Any:
+        """A page in a fresh context. ``prefs``: the page's settings as saved by the person, before it loads.
+        By default autoplay is off: a page that plays a lone legal card by itself 450 ms after the turn comes
+        races a test that is still clicking or counting (a busy CI machine lost that race); the autoplay test
+        turns it on."""
         context = self.browser.new_context(viewport=viewport, locale=locale, **options)
         self.contexts.append(context)
+        saved = NO_AUTOPLAY if prefs is None else prefs
+        # only into a fresh storage: what the page saves later (a name, a setting) must survive the next address
+        context.add_init_script(
+            f"if (localStorage.getItem('nines.prefs') === null) localStorage.setItem('nines.prefs', {json.dumps(json.dumps(saved))})")
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .conftest import LAPTOP, PHONE, Pages
@@ -23,14 +22,13 @@ SEATS = {
 def open_table(pages: Pages, live_server: Any, game: str, size: str, *, seed: int = 7, locale: str = "en-CA",
                options: dict[str, Any] | None = None, bot: str = "basic", prefs: dict[str, Any] | None = None) -> Any:
     """A new table where the person sits in the first seat and computer players play the others at once.
-    ``prefs``: the page's settings as the person saved them (``{"autoplay": False}``), before it loads."""
+    ``prefs``: the page's settings as the person saved them (``{"autoplay": True}``), before it loads; by default
+    autoplay is off (see ``Pages.new``)."""
     seats = {seat: {"kind": "me"} if i == 0 else {"kind": "bot", "bot": bot} for i, seat in enumerate(SEATS[game])}
     options = {"players": len(seats), **(options or {})} if game == "rummy" else options or {}
     body = {"game": game, "seats": seats, "bot_delay_ms": 0, "seed": seed, "options": options, "public": False}
     seated = live_server.api("POST", "/api/tables", body)
-    page = pages.new(locale=locale, **SIZES[size])
-    if prefs:
-        page.add_init_script(f"localStorage.setItem('nines.prefs', {json.dumps(json.dumps(prefs))})")
+    page = pages.new(locale=locale, prefs=prefs, **SIZES[size])
     url = seated.get("url") or f"/{game}?t={seated['table']['id']}#seat={seated['seat']}&token={seated['token']}"
     page.goto(live_server.url + url if url.startswith("/") else url)
     page.wait_for_selector(".table-shell .felt")

@@ -52,11 +52,6 @@ def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_
     assert not problems, "\n".join(f"{where}: {v}" for where, v in problems.items())
 
 
-# The person plays every card: a card the page played by itself (the only legal one, 450 ms after the turn came)
-# while the test was still moving the focus with the arrow keys moved the game on under it on a busy machine.
-NO_AUTOPLAY = {"autoplay": False}
-
-
 def focused(page: Any) -> dict[str, Any]:
     return page.evaluate("""() => {
       const el = document.activeElement;
@@ -84,7 +79,7 @@ def close_summary_and_expect_the_focus_in_the_hand(page: Any) -> None:
 
 
 def test_a_whole_deal_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages, live_server: Any) -> None:
-    page = open_table(pages, live_server, "neuf", "laptop", prefs=NO_AUTOPLAY)
+    page = open_table(pages, live_server, "neuf", "laptop")
     page.wait_for_selector("[data-action=keep]")
     page.keyboard.press("ArrowRight")  # into the hand
     assert focused(page)["inHand"]
@@ -161,7 +156,7 @@ def arrow_to(page: Any, wanted: Any, limit: int = 30) -> dict[str, Any]:
 
 
 def test_a_whole_elyigit_deal_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages, live_server: Any) -> None:
-    page = open_table(pages, live_server, "elyigit", "laptop", seed=11, prefs=NO_AUTOPLAY)
+    page = open_table(pages, live_server, "elyigit", "laptop", seed=11)
     page.wait_for_selector(".bid-row [data-action]")
     page.keyboard.press("ArrowRight")  # into the hand
     assert focused(page)["inHand"]
@@ -192,7 +187,7 @@ def test_a_whole_elyigit_deal_with_the_keyboard_keeps_the_focus_in_the_hand(page
 
 
 def test_a_whole_rummy_hand_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages, live_server: Any) -> None:
-    page = open_table(pages, live_server, "rummy", "laptop", prefs=NO_AUTOPLAY)
+    page = open_table(pages, live_server, "rummy", "laptop")
     page.wait_for_selector("button[data-pile=stock].legal")
     page.keyboard.press("ArrowRight")  # into the hand, while it is time to draw
     assert focused(page)["inHand"], "the hand takes the focus while the person is to draw"

@@ -8,6 +8,7 @@ import pytest
 
 from .conftest import PHONE, Pages, screenshot
 from .driving import click_first, elyigit_step, neuf_step, play_until, rummy_step, summary_open
+from .seating import open_table
 
 pytestmark = pytest.mark.browser
 
@@ -166,3 +167,23 @@ def test_french_from_the_browser_and_the_switch(pages: Pages, live_server) -> No
     page.click(".lang-switch")
     page.wait_for_function("document.querySelector('#how .section-head').innerText.toLowerCase().includes('how to play')")
     assert page.locator("html").get_attribute("lang") == "en"
+
+
+def test_autoplay_plays_the_only_legal_card_and_nothing_else(pages: Pages, live_server) -> None:
+    """With autoplay on (the person's saved setting), the page plays a lone legal card by itself. The test clicks
+    only when two or more cards are legal, so the deal can end only if the page played every lone card itself
+    (at least the last trick's, where one card is left in the hand)."""
+    page = open_table(pages, live_server, "neuf", "laptop", prefs={"autoplay": True})
+    clicked = []
+
+    def step(page) -> bool:
+        if page.locator("[data-action=keep]").count():
+            return click_first(page, "[data-action=keep]")
+        if page.locator(".hand.controlled button.card.legal").count() >= 2 and click_first(page, ".hand.controlled button.card.legal"):
+            clicked.append(True)
+            return True
+        return False
+
+    play_until(page, step, summary_open)
+    assert summary_open(page)
+    assert len(clicked) < 13, "the test played all 13 cards: the page never played a lone card itself"
