@@ -391,6 +391,15 @@ class Table:
         info = self.info_body()
         self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.state_body(seat, info))
 
+    def seat_moved(self, seat: str) -> None:
+        """The seat's token changed (its person moved it to another browser): every socket that held it
+        watches from now on, on this process as on the one where the seat was claimed (under the lock)."""
+        for connection in list(self.connections):
+            if connection.seat == seat:
+                connection.seat = None
+                self.shown.forget(connection)
+                self.send_whole(connection)
+
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
         if connection.seat is None and self._spectators_due is not None:

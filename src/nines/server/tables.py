@@ -289,6 +289,11 @@ class TableManager:
                 player = old.player if old is not None and old.bot == s.bot and old.player else self._bot(table, s.seat, s.bot)
             seats[s.seat] = Seat(s.seat, s.kind, s.bot, s.person, s.token_hash, player)
         table.seats = seats
+        for seat, held in previous.items():
+            now_held = seats.get(seat)
+            if held.token_hash is not None and (now_held is None or now_held.token_hash != held.token_hash):
+                # moved to another browser (claimed on another process): the sockets here that held it watch
+                table.seat_moved(seat)
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
