@@ -241,9 +241,9 @@ class Table:
         return any(now - self.seen_at.get(s, -1e18) < self.away_s for s in self.people_seats())
 
     def paused(self, now: float) -> bool:
-        """Nobody here and no clock running: no computer player moves until someone comes."""
-        if self.clock_s is not None and self.people_seats():
-            return False
+        """Nobody here: no computer player or stand-in moves until someone comes.  A clock too stops once
+        every person has been gone ``away_s`` and nobody watches: it lets the others go on, and none are
+        left (a rummy table whose open session only the table can end once played on for ever, unwatched)."""
         return not self.watched(now)
 
     def clock_left(self, now: float) -> float:
