@@ -243,9 +243,9 @@ class Table:
         return any(now - self.seen_at.get(s, -1e18) < self.away_s for s in self.people_seats())
 
     def paused(self, now: float) -> bool:
-        """Nobody here and no clock running: no computer player moves until someone comes."""
-        if self.clock_s is not None and self.people_seats():
-            return False
+        """Nobody here: no computer player or stand-in moves until someone comes.  A clock too stops once
+        every person has been gone ``away_s`` and nobody watches: it lets the others go on, and none are
+        left (a rummy table whose open session only the table can end once played on for ever, unwatched)."""
         return not self.watched(now)
 
     def clock_left(self, now: float) -> float:
@@ -420,6 +420,15 @@ class Table:
         self._spectators_shown_at = time.monotonic()
         shown = info if info is not None else self.info_body()
         self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.body(seat, shown))
+
+    def seat_moved(self, seat: str) -> None:
+        """The seat's token changed (its person moved it to another browser): every socket that held it
+        watches from now on, on this process as on the one where the seat was claimed (under the lock)."""
+        for connection in list(self.connections):
+            if connection.seat == seat:
+                connection.seat = None
+                self.shown.forget(connection)
+                self.send_whole(connection)
 
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
