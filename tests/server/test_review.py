@@ -74,7 +74,7 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
     reviews = [client.get(f"/api/tables/{table_id}/review/{number}").json() for number in range(1, count + 1)]
     mine = [r["seats"]["S"] for r in reviews]
     # the statistics are written by the review's thread once it is done: wait for them
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         stats = client.get("/api/people/Dee/stats").json()["games"]["neuf"]
         if (stats.get("review") and stats["review"]["deals"] == len(mine)) or time.monotonic() > deadline:
