@@ -188,10 +188,14 @@ def test_a_table_whose_people_all_left_pauses_even_with_a_clock(make_client: Cal
 
 
 def test_a_table_of_computer_players_alone_plays_a_session_that_ends(client: TestClient) -> None:
-    # attack: nobody at a table of computer players alone can end rummy's open session, so while anyone
-    # watched it played for ever (its log, its score sheet and the database growing without end)
-    seated = create_table(client, "rummy", me_and_bots(["1", "2", "3", "4"], None), preset="standard")
-    assert seated["table"]["options"]["hands"] is None  # a fixed session: a hand per player, as simulations play
+    # attack: nobody at a table of computer players alone can end rummy's open session, and under the standard
+    # rules a hand can lock (four basic players, seed 0: hand 2 still going after 33,256 moves and 1,038 stock
+    # rebuilds), so while anyone watched it played for ever (its log and the database growing without end)
+    seated = create_table(client, "rummy", me_and_bots(["1", "2", "3", "4"], None), preset="standard",
+                          options={"reshuffles": 3})
+    options = seated["table"]["options"]
+    assert options["hands"] is None  # a fixed session: a hand per player, as simulations play
+    assert options["turns_per_player"] == 60 and options["reshuffles"] == 3  # capped hands; the caps chosen are kept
     table = client.app.state.manager.tables[seated["table"]["id"]]  # type: ignore[attr-defined]
     assert table.state.options.session_hands == 4
     # a table with a person keeps the open session the person may end
