@@ -64,6 +64,11 @@ def test_what_a_view_keeps_from_move_to_move_is_what_a_fresh_state_shows(game: s
             fresh = spec.new_match(options, seed=seed)
             for _, done in state.log:
                 fresh.apply(done)
+            deal = state.deal
+            played = {card for trick in [*deal.tricks, *([deal.trick] if deal.trick else [])] for card in trick.cards}
             for seat in [*state.seats, None]:
-                assert state.view(seat).to_dict() == fresh.view(seat).to_dict(), f"seat {seat} at move {moves} of seed {seed}"
+                view = state.view(seat)
+                assert view.to_dict() == fresh.view(seat).to_dict(), f"seat {seat} at move {moves} of seed {seed}"
+                if view.remembered is not None:  # the cards of the hand left behind that no trick holds
+                    assert set(view.remembered.unplayed) == set(view.remembered.cards) - played
             assert [str(a) for a in state.legal_actions()] == [str(a) for a in fresh.legal_actions()]
