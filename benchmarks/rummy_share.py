@@ -10,10 +10,13 @@ and reported at any point: the first K matches saved give exactly the numbers of
     PYTHONPATH=src python benchmarks/rummy_share.py play expert --seats 4 --seed 41 --deals 1000 --save /tmp/e4.pkl
     PYTHONPATH=src python benchmarks/rummy_share.py play oracle --seats 4 --seed 41 --deals 1000 --save /tmp/o4.pkl
     PYTHONPATH=src python benchmarks/rummy_share.py report /tmp/e4.pkl /tmp/o4.pkl
+    PYTHONPATH=src python benchmarks/rummy_share.py compare /tmp/e2.pkl /tmp/o2.pkl /tmp/h2.pkl
 
 ``report`` prints both tables over the matches both files hold, and the share of the
 oracle's edge that the first player's edge is, with a 95% interval (the delta method
 over matches: the two edges are measured on the same deals, so their luck is shared).
+``compare`` prints each file's edge over the matches all of them hold, and each one's
+difference from the first file's, paired match by match.
 """
 
 from __future__ import annotations
@@ -125,6 +128,33 @@ def report(first: Path, second: Path) -> None:
                   f"{100 * estimate.mean:.0f}% [{100 * estimate.low:.0f}%, {100 * estimate.high:.0f}%]")
 
 
+def mean_estimate(values: list[float]) -> Estimate:
+    """The mean of per-match values with its 95% interval."""
+    m = len(values)
+    mean = sum(values) / m
+    half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / (m - 1) / m)
+    return Estimate(mean, mean - half, mean + half, m)
+
+
+def compare(paths: list[Path]) -> None:
+    edges = []
+    for path in paths:
+        header, matches = _load(path)
+        edges.append(edges_by_match(_raw(header, matches), str(header["lineup"][0])))
+    common = sorted(set.intersection(*(set(e) for e in edges)))
+    if len(common) < 2:
+        raise SystemExit("fewer than two matches in every file: nothing to compare yet")
+    deals = sum(distinct_deals(jobs) for jobs in _load(paths[0])[1] if jobs[0].match in set(common))
+    print(f"over the {len(common)} matches ({deals} deals) every file holds:")
+    for i, (path, edge) in enumerate(zip(paths, edges, strict=True)):
+        own = mean_estimate([edge[m] for m in common])
+        line = f"{path}: edge over the others {own.mean:+.2f} [{own.low:+.2f}, {own.high:+.2f}]"
+        if i > 0:
+            diff = mean_estimate([edge[m] - edges[0][m] for m in common])
+            line += f", against the first {diff.mean:+.2f} [{diff.low:+.2f}, {diff.high:+.2f}]"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -137,9 +167,13 @@ def main() -> None:
     report_args = commands.add_parser("report", help="both tables and the share of the second player's edge")
     report_args.add_argument("first", type=Path)
     report_args.add_argument("second", type=Path)
+    compare_args = commands.add_parser("compare", help="each file's edge, and its difference from the first's, match by match")
+    compare_args.add_argument("files", type=Path, nargs="+")
     args = parser.parse_args()
     if args.command == "play":
         play(args.player, args.seats, args.seed, args.deals, args.save)
+    elif args.command == "compare":
+        compare(args.files)
     else:
         report(args.first, args.second)
 

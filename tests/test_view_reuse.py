@@ -42,3 +42,28 @@ def test_a_view_built_on_the_last_one_is_the_view_converted_afresh(game: str, pr
             player = players.setdefault(seat, make_player("random", game, random.Random(f"{seed}:{seat}")))
             state.apply(player.decide(state.view(seat)).action, by=seat)
     assert checked > 1000
+
+
+@pytest.mark.parametrize(("game", "preset"), FORMS[:2], ids=[f"{g}-{p or 'standard'}" for g, p in FORMS[:2]])
+def test_what_a_view_keeps_from_move_to_move_is_what_a_fresh_state_shows(game: str, preset: str | None) -> None:
+    """Le Neuf keeps parts of its views (the counts, the trick, the remembered hand, the legal moves) while they
+    are unchanged, so that every view shares them: at every move of a match, each seat's view is the view of
+    the same position replayed into a new state, which has kept nothing."""
+    spec = get_game(game)
+    options = spec.presets[preset] if preset else None
+    for seed in range(2):
+        state = spec.new_match(options, seed=seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not state.is_over and moves < 80:
+            for seat in [*state.seats, None]:
+                state.view(seat)  # every seat's view, as the server makes them after each move
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            moves += 1
+            fresh = spec.new_match(options, seed=seed)
+            for _, done in state.log:
+                fresh.apply(done)
+            for seat in [*state.seats, None]:
+                assert state.view(seat).to_dict() == fresh.view(seat).to_dict(), f"seat {seat} at move {moves} of seed {seed}"
+            assert [str(a) for a in state.legal_actions()] == [str(a) for a in fresh.legal_actions()]

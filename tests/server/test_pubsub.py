@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from starlette.testclient import TestClient
@@ -89,3 +91,30 @@ def test_events_not_yet_sent_keep_every_move_when_they_merge() -> None:
     assert merged.seq == 6 and merged.moves == [["S", "S", "play 9H", False], ["W", "W", "play TH", False]]
     assert _merge(one, TableEvent("a", "t", 8, "action", [["E", "E", "play 2C", False]])).moves == [["E", "E", "play 2C", False]]
     assert _merge(one, TableEvent("a", "t", 5, "seats")).kind == "seats"
+
+
+def test_a_seat_moved_to_another_device_leaves_the_old_socket_on_the_other_process_too(
+    make_client: Callable[..., TestClient], redis_url: str
+) -> None:
+    # attack: a seat's socket open on one process keeps the seat after the person moved the seat to another
+    # browser on the other process; it went on seeing the hand and could play for the seat
+    with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
+        seated = create_table(a, "neuf", {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"},
+                                          "E": {"kind": "bot", "bot": "basic"}}, bot_delay_ms=5000)
+        table_id = seated["table"]["id"]
+        with Socket(b, table_id, "S", seated["token"]) as old:
+            assert old.next_state()["you"] == "S"
+            # the seat's one-time link is spent by another browser, on process a
+            claim = parse_qs(urlsplit(seated["url"]).query)["claim"][0]
+            assert a.post(f"/api/tables/{table_id}/claim", json={"claim": claim}).status_code == 200
+            moved = a.app.state.manager.tables[table_id].seats["S"].token_hash  # type: ignore[attr-defined]
+            deadline = time.monotonic() + 30
+            while b.app.state.manager.tables[table_id].seats["S"].token_hash != moved:  # type: ignore[attr-defined]
+                assert time.monotonic() < deadline, "process b never heard that the seat moved"
+                time.sleep(0.02)
+            old.send({"type": "resync"})
+            state = old.receive_until(lambda m: m["type"] == "state")
+            assert state["you"] is None and state["view"]["hand"] == [], "the old socket still holds the seat"
+            old.send({"type": "act", "seq": state["seq"], "action": "keep"})
+            refused = old.receive_until(lambda m: m["type"] in ("ack", "error"))
+            assert refused["type"] == "error" and refused["code"] == "forbidden"

@@ -37,7 +37,7 @@ from .expert_rummy import RummyBudget, RummyExpert, RummyReading, without
 from .rummy_plan import table_key
 from .rummy_race import Progress, Runner, deal_draws, race, shape_of
 from .rummy_reading import OpponentReading
-from .rummy_worlds import World, sample_world
+from .rummy_worlds import World, WorldSampler
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,8 @@ class RummyIsmcts(RummyExpert):
     def _worlds(self, reading: RummyReading) -> list[World]:
         how = self.race_budget.reading
         opponents = None if how == "none" else OpponentReading(reading.view, everything=how == "all")
-        return [sample_world(reading, opponents, self.rng) for _ in range(self.race_budget.worlds)]
+        sampler = WorldSampler(reading, opponents)
+        return [sampler.sample(self.rng) for _ in range(self.race_budget.worlds)]
 
     def _turns(self, reading: RummyReading) -> int:
         return self.race_budget.turns

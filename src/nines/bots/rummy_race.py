@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..cards import Card, Rank
+from ..cards import Card, Rank, Suit
 from .rummy_plan import LOW_ACE, plan_shape
 
 UNOPENED_POINTS = 100.0
@@ -32,15 +32,29 @@ Shape = tuple[int, tuple[int, int, int, int], int]
 """A hand as (wilds, each suit's positions as a bit mask, cards in all)."""
 
 
+def _spots() -> dict[str, tuple[int, int]]:
+    """Every natural card's (suit, bit in its suit's mask), by its code: looked up, not worked out, in the races."""
+    spots: dict[str, tuple[int, int]] = {}
+    for suit in Suit:
+        for rank in Rank:
+            card = Card(rank, suit)
+            spots[card.code] = (suit.index, 1 << (LOW_ACE if rank is Rank.ACE else rank.value))
+    return spots
+
+
+_SPOTS = _spots()
+
+
 def shape_of(cards: Sequence[Card], is_wild: Callable[[Card], bool]) -> Shape:
     wilds = 0
     masks = [0, 0, 0, 0]
+    spots = _SPOTS
     for card in cards:
         if is_wild(card):
             wilds += 1
         else:
-            assert card.suit is not None and card.rank is not None
-            masks[card.suit.index] |= 1 << (LOW_ACE if card.rank is Rank.ACE else card.rank.value)
+            suit, bit = spots[card.code]
+            masks[suit] |= bit
     return wilds, (masks[0], masks[1], masks[2], masks[3]), len(cards)
 
 
@@ -48,9 +62,7 @@ def add_card(shape: Shape, card: Card, is_wild: Callable[[Card], bool]) -> Shape
     wilds, masks, count = shape
     if is_wild(card):
         return wilds + 1, masks, count + 1
-    assert card.suit is not None and card.rank is not None
-    suit = card.suit.index
-    bit = 1 << (LOW_ACE if card.rank is Rank.ACE else card.rank.value)
+    suit, bit = _SPOTS[card.code]
     grown = masks[:suit] + (masks[suit] | bit,) + masks[suit + 1 :]
     return wilds, grown, count + 1  # type: ignore[return-value]
 

@@ -31,35 +31,63 @@ class World:
     """The coming draws, top first: the stock, then the discard pile it will be rebuilt from."""
 
 
+class WorldSampler:
+    """Deals worlds for one decision: what every world shares is worked out once.
+
+    The unseen cards, each opponent's known cards and the likelihood of every unseen
+    card in each opponent's hand (by its place in the unseen cards, so no card is
+    looked up again per world) do not change between the worlds of a decision.
+    """
+
+    def __init__(self, reading: RummyReading, opponents: OpponentReading | None) -> None:
+        view = reading.view
+        self.pool = list(reading.unseen.elements())
+        self.seats = list(reading.opponents)
+        self.known = {seat: list(reading.known[seat].elements()) for seat in self.seats}
+        self.missing = {seat: max(0, view.hand_sizes[seat] - len(self.known[seat])) for seat in self.seats}
+        # a key u ** (1 / w) per card: the inverse of each card's weight, by its place in the pool
+        self.inverse: dict[str, list[float]] | None = None
+        if opponents is not None:
+            self.inverse = {}
+            for seat in self.seats:
+                weights = opponents.seats[seat].weights
+                self.inverse[seat] = [1.0 / weights.get(card, 1.0) for card in self.pool]
+        self.pile = list(view.discard_pile[:-1])
+
+    def sample(self, rng: random.Random) -> World:
+        """One world (the random choices are made in the same order as :func:`sample_world` has always made them)."""
+        pool = self.pool
+        size = len(pool)
+        order_of = list(range(size))
+        rng.shuffle(order_of)  # the pool's shuffle: place i holds the card pool[order_of[i]]
+        order = list(self.seats)
+        rng.shuffle(order)
+        hands: dict[str, list[Card]] = {}
+        taken = [False] * size
+        for seat in order:
+            missing = self.missing[seat]
+            free = [i for i in range(size) if not taken[i]]
+            if missing >= len(free):
+                chosen = free
+            elif self.inverse is None:
+                chosen = free[:missing]  # the pool is shuffled: the first ones are a uniform choice
+            else:
+                rand = rng.random
+                inverse = self.inverse[seat]
+                keyed = sorted(free, key=lambda i: rand() ** inverse[order_of[i]], reverse=True)
+                chosen = keyed[:missing]
+            for i in chosen:
+                taken[i] = True
+            hands[seat] = self.known[seat] + [pool[order_of[i]] for i in chosen]
+        stock = [pool[order_of[i]] for i in range(size) if not taken[i]]
+        rebuilt = list(self.pile)
+        rng.shuffle(rebuilt)
+        return World(hands, stock + rebuilt)
+
+
 def sample_world(reading: RummyReading, opponents: OpponentReading | None, rng: random.Random) -> World:
     """One deal of the unseen cards that fits the view (and, with ``opponents``, weighted by what they showed)."""
-    view = reading.view
-    pool = list(reading.unseen.elements())
-    rng.shuffle(pool)
-    order = list(reading.opponents)
-    rng.shuffle(order)
-    hands: dict[str, list[Card]] = {}
-    taken = [False] * len(pool)
-    for seat in order:
-        known = list(reading.known[seat].elements())
-        missing = max(0, view.hand_sizes[seat] - len(known))
-        free = [i for i in range(len(pool)) if not taken[i]]
-        if missing >= len(free):
-            chosen = free
-        elif opponents is None:
-            chosen = free[:missing]  # the pool is shuffled: the first ones are a uniform choice
-        else:
-            rand = rng.random
-            weight = opponents.seats[seat].weights
-            keyed = sorted(free, key=lambda i: rand() ** (1.0 / weight.get(pool[i], 1.0)), reverse=True)
-            chosen = keyed[:missing]
-        for i in chosen:
-            taken[i] = True
-        hands[seat] = known + [pool[i] for i in chosen]
-    stock = [pool[i] for i in range(len(pool)) if not taken[i]]
-    rebuilt = list(view.discard_pile[:-1])
-    rng.shuffle(rebuilt)
-    return World(hands, stock + rebuilt)
+    return WorldSampler(reading, opponents).sample(rng)
 
 
-__all__ = ["World", "sample_world"]
+__all__ = ["World", "WorldSampler", "sample_world"]

@@ -42,11 +42,7 @@ class Claims:
             if not used:
                 raise TableError(ErrorCode.CONFLICT, claim_used_message(table, seat))
             table.seats[seat].token_hash = hash_token(token)
-            for connection in list(table.connections):
-                if connection.seat == seat:
-                    connection.seat = None  # the old device now watches
-                    table.shown.forget(connection)
-                    table.send_whole(connection)
+            table.seat_moved(seat)  # the old device now watches
             table.broadcast()
         log.info("seat.claimed", table=table.id, seat=seat)
         await self.manager.publish(table, "seats")

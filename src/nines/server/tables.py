@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..bots import Player, players_for
-from ..games import GameSpec, UnknownGame, get_game
+from ..games import GameSpec, UnknownGame, computers_alone, get_game
 from ..games.contract import MatchOver, OutOfTurn, Reason, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from .again import PlayAgain
@@ -289,6 +289,11 @@ class TableManager:
                 player = old.player if old is not None and old.bot == s.bot and old.player else self._bot(table, s.seat, s.bot)
             seats[s.seat] = Seat(s.seat, s.kind, s.bot, s.person, s.token_hash, player)
         table.seats = seats
+        for seat, held in previous.items():
+            now_held = seats.get(seat)
+            if held.token_hash is not None and (now_held is None or now_held.token_hash != held.token_hash):
+                # moved to another browser (claimed on another process): the sockets here that held it watch
+                table.seat_moved(seat)
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
@@ -327,6 +332,10 @@ class TableManager:
         try:
             spec = get_game(request.game)
             options = spec.options(request.preset, request.options)
+            if all(choice.kind == "bot" for choice in request.seats.values()):
+                # nobody at the table can end a session the table ends (rummy's open session), nor a hand that
+                # locks: a fixed session, and hands capped as tournaments cap them
+                options = computers_alone(options)
         except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
         except RulesError as error:

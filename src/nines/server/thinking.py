@@ -9,8 +9,11 @@ itself (``benchmarks/server_load.py``).
 
 So each kind of player (its class and name) is watched: once its last :data:`QUICK_IN_A_ROW`
 decisions each took less than :data:`QUICK_S` of CPU time, it decides on the event loop; a decision
-that takes longer sends that kind back to the threads until it is quick that many times again.  The
-worst the event loop can wait for a player thought quick is one slow decision.
+that takes longer sends that kind back to the threads until it is quick that many times again.  A kind
+quick nearly always can still be slow now and then (rummy's basic player: under a millisecond mostly, but
+a hand with many wilds once took 1.9 s of CPU), so a kind that once held the event loop longer than
+:data:`SLOW_ON_LOOP_S` decides in threads for the rest of the process: the worst the event loop waits for
+computer players thought quick is one slow decision per kind of player, not one every few moves.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-__all__ = ["QUICK_IN_A_ROW", "QUICK_S", "Thinking"]
+__all__ = ["QUICK_IN_A_ROW", "QUICK_S", "SLOW_ON_LOOP_S", "Thinking"]
 
 T = TypeVar("T")
 
@@ -31,6 +34,10 @@ QUICK_S = 0.002
 QUICK_IN_A_ROW = 8
 """Quick decisions in a row (measured in a thread) before a kind of player decides on the event loop."""
 
+SLOW_ON_LOOP_S = 0.02
+"""A decision on the event loop this long (ten times :data:`QUICK_S`, in CPU time as well as on the wall
+clock, so that a busy machine's pauses do not count) keeps its kind of player off the event loop for good."""
+
 
 class Thinking:
     """The computer players' decisions (and hints) of one server process."""
@@ -38,23 +45,29 @@ class Thinking:
     def __init__(self, threads: int) -> None:
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="nines-think")
         self._quick: dict[str, int] = {}  # kind of player -> quick decisions in a row
+        self._held_the_loop: set[str] = set()  # kinds once slow on the event loop: threads only from then on
 
     async def decide(self, decide: Callable[[Any], T], view: Any) -> T:
         """``decide(view)``: on the event loop if this kind of player is quick, otherwise in a thread."""
         kind = _kind(decide)
-        if self._quick.get(kind, 0) >= QUICK_IN_A_ROW:
-            # the wall clock here (asking the system for a thread's CPU time costs several microseconds):
-            # on the event loop, nothing else runs meanwhile
-            started = time.perf_counter()
+        if self._quick.get(kind, 0) >= QUICK_IN_A_ROW and kind not in self._held_the_loop:
+            # the wall clock here (asking the system for a thread's CPU time costs microseconds): on the
+            # event loop, nothing else runs meanwhile; a long one is checked against the CPU time it took, so
+            # that a busy machine's pause never keeps a quick kind off the loop for good
+            started, cpu_started = time.perf_counter(), time.thread_time()
             try:
                 return decide(view)
             finally:
-                self._measured(kind, time.perf_counter() - started)
+                took = time.perf_counter() - started
+                if took >= SLOW_ON_LOOP_S and time.thread_time() - cpu_started >= SLOW_ON_LOOP_S:
+                    self._held_the_loop.add(kind)
+                self._measured(kind, took)
         return await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, kind, decide, view)
 
     def quick(self, decide: Callable[[Any], Any]) -> bool:
         """Whether this kind of player decides on the event loop now."""
-        return self._quick.get(_kind(decide), 0) >= QUICK_IN_A_ROW
+        kind = _kind(decide)
+        return self._quick.get(kind, 0) >= QUICK_IN_A_ROW and kind not in self._held_the_loop
 
     def _timed(self, kind: str, decide: Callable[[Any], T], view: Any) -> T:
         started = time.thread_time()  # this thread's own CPU time: waiting for the interpreter lock is not counted
