@@ -476,6 +476,14 @@ class NeufState(GameState):
         }
 
     def record(self, players: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return self._record(players)
+
+    def shared_record(self) -> dict[str, Any]:
+        """:meth:`record` to be read, never changed: each finished deal's kept record itself, not a copy (the
+        server reads the record when a deal ends, and copying every finished deal was most of it)."""
+        return self._record(None, shared=True)
+
+    def _record(self, players: Mapping[str, str] | None, *, shared: bool = False) -> dict[str, Any]:
         return {
             "format": RECORD_FORMAT,
             "game": self.game_id,
@@ -484,7 +492,7 @@ class NeufState(GameState):
             "seats": list(self.seats),
             "sides": list(self.options.sides),
             "players": dict(players or {}),
-            "deals": [self._deal_record(d) for d in self.deals],
+            "deals": [self._deal_record(d, shared=shared) for d in self.deals],
             "score_sheet": self.score_sheet(),
             "final_scores": dict(self.scores),
             "winners": list(self._winners),
