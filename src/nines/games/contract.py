@@ -246,6 +246,11 @@ class GameState(ABC):
     def record(self) -> dict[str, Any]:
         """The match so far as a ``nines-record/1`` dict."""
 
+    def shared_record(self) -> dict[str, Any]:
+        """:meth:`record`, to be read and never changed: a game may hand out the parts that never change
+        (a finished deal's record) instead of copies."""
+        return self.record()
+
     @classmethod
     @abstractmethod
     def parse_action(cls, text: str) -> Action:

@@ -42,10 +42,11 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
     if old is new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
-        if not _same_order(old, new):
-            changes.append(["s", path, new])  # keys are shown in order (seats, say): keep it exact
-            return
-        changes.extend(["d", [*path, key]] for key in old if key not in new)
+        if len(old) != len(new) or list(old) != list(new):  # the same keys in the same order (nearly always): no key went
+            if not _same_order(old, new):
+                changes.append(["s", path, new])  # keys are shown in order (seats, say): keep it exact
+                return
+            changes.extend(["d", [*path, key]] for key in old if key not in new)
         for key, value in new.items():
             if key not in old:
                 changes.append(["s", [*path, key], value])
@@ -91,8 +92,6 @@ def _walked(old: Any, new: Any) -> bool:
 
 def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether setting new keys at the end and deleting gone ones gives ``new``'s order of keys."""
-    if len(old) == len(new) and list(old) == list(new):
-        return True  # the same keys in the same order (nearly always): compared at C speed
     kept = [key for key in old if key in new]
     return list(new)[: len(kept)] == kept
 

@@ -198,7 +198,7 @@ class Table:
         ends (each once built it whole, copying every finished deal's record).  Read it, never change it."""
         at = (id(self.state), self.seq)
         if self._record_at[0] != at:
-            self._record_at = (at, self.state.record())
+            self._record_at = (at, self.state.shared_record())
         record = self._record_at[1]
         assert record is not None
         return record
