@@ -113,3 +113,16 @@ def test_the_order_key_sorts_as_the_cards_own_order() -> None:
         cards = deck_52() + [JOKER, JOKER]
         random.Random(seed).shuffle(cards)
         assert sorted(cards, key=card_order) == sorted(cards)
+
+
+def test_a_hand_sorted_the_usual_way_is_sorted_as_by_any_other_key() -> None:
+    """``sort_hand`` with ace high in the usual suit order takes the cards' own order (a shortcut): the same
+    hands as the general key gives, jokers and both decks' equal cards included."""
+    from nines.cards import SUITS, ace_high, sort_hand
+
+    for seed in range(30):
+        rng = random.Random(seed)
+        cards = rng.sample(deck_52() + deck_52() + [JOKER, JOKER], rng.randint(0, 40))
+        general = sort_hand(cards, lambda rank: ace_high(rank), list(SUITS))  # noqa: PLW0108 -- another function: the general path
+        assert sort_hand(cards) == general
+        assert sort_hand(cards, ace_high, tuple(SUITS)) == general

@@ -262,6 +262,10 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def sort_hand(cards: Iterable[Card], strength: Callable[[Rank], int] = ace_high, suit_order: Sequence[Suit] = SUITS) -> list[Card]:
     """Cards grouped by suit (in ``suit_order``), strongest first within a suit; jokers last."""
+    if strength is ace_high and (suit_order is SUITS or tuple(suit_order) == SUITS):
+        # the cards' own order (each card carries its key): no key worked out per card in Python
+        # (every view of every seat after every move shows a hand sorted this way)
+        return sorted(cards, key=card_order)
     order = {suit: i for i, suit in enumerate(suit_order)}
 
     def key(card: Card) -> tuple[int, int]:

@@ -74,7 +74,7 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
     reviews = [client.get(f"/api/tables/{table_id}/review/{number}").json() for number in range(1, count + 1)]
     mine = [r["seats"]["S"] for r in reviews]
     # the statistics are written by the review's thread once it is done: wait for them
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         stats = client.get("/api/people/Dee/stats").json()["games"]["neuf"]
         if (stats.get("review") and stats["review"]["deals"] == len(mine)) or time.monotonic() > deadline:
@@ -115,3 +115,32 @@ def test_a_finished_rummy_hand_gets_the_experts_opinion(client: TestClient) -> N
     data = response.json()
     assert data["game"] == "rummy" and "not a proof" in data["measure"]
     assert data["discards"] and all(d["seat"] in ("1", "2") for d in data["discards"])
+
+
+def test_reviews_waiting_are_bounded() -> None:
+    # attack: deals end faster than the review workers review them (20 tables of computer players at Le Neuf
+    # on a busy machine: a review asked for after 30 s of play waited 34 s), and every deal's review was
+    # queued, so the queue and a person's wait grew without end
+    import threading
+
+    from nines.server.review import MOST_WAITING, ReviewJob, Reviews
+    from nines.server.table import TableError
+
+    reviews = Reviews(workers=1)
+    release = threading.Event()
+    reviews._run = lambda job: (release.wait(10), {"deal": job.number})[1]  # type: ignore[method-assign]
+    jobs = [ReviewJob("t", n, "neuf", None, ()) for n in range(1, 4 * MOST_WAITING)]
+    try:
+        started = [reviews.submit(job, asked=False) for job in jobs[:MOST_WAITING + 5]]
+        assert sum(f is not None for f in started) == MOST_WAITING  # the rest are reviewed when asked for
+        asked = [reviews.submit(job) for job in jobs[MOST_WAITING + 5:2 * MOST_WAITING + 5]]
+        assert all(f is not None for f in asked)
+        with pytest.raises(TableError) as refused:
+            reviews.submit(jobs[-1])
+        assert refused.value.code.value == "limit" and refused.value.key == "server.review_busy"
+        release.set()
+        assert asked[-1] is not None and asked[-1].result(timeout=10) == {"deal": 2 * MOST_WAITING + 5}
+        assert reviews.submit(jobs[-1]) is not None  # the queue went down: asked again, it is worked out
+    finally:
+        release.set()
+        reviews.close()

@@ -169,3 +169,34 @@ def test_finished_tables_leave_memory_at_once(client: TestClient) -> None:
     until(lambda: table_id not in client.app.state.manager.tables, timeout=5, what="the finished table to leave memory")
     assert info(client, table_id)["status"] == "over"
     assert table_id not in client.app.state.manager.tables
+
+
+def test_a_table_whose_people_all_left_pauses_even_with_a_clock(make_client: Callable[..., TestClient]) -> None:
+    # attack: a rummy table in the standard preset (an open session, which only the table can end), a clock,
+    # no pause between moves, and its only person gone: stand-ins and computer players played it for ever
+    # with nobody connected or watching (a real server stored about 20 of its moves a second, unwatched)
+    with make_client(watch_grace_s=0.2) as client:
+        seated = create_table(client, "rummy", me_and_bots(["1", "2", "3", "4"], "1"), clock_s=20, away_s=1, bot_delay_ms=0)
+        assert seated["table"]["options"]["hands"] == "open"
+        table = client.app.state.manager.tables[seated["table"]["id"]]  # type: ignore[attr-defined]
+        time.sleep(1.5)  # the person has been gone longer than away_s: nobody is left at the table
+        paused_at = table.seq
+        time.sleep(1.0)
+        assert table.seq == paused_at and table.paused(time.monotonic())
+        with Socket(client, table.id) as watcher:  # someone comes: the stand-ins go on
+            watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= paused_at + 5)
+
+
+def test_a_table_of_computer_players_alone_plays_a_session_that_ends(client: TestClient) -> None:
+    # attack: nobody at a table of computer players alone can end rummy's open session, and under the standard
+    # rules a hand can lock (four basic players, seed 0: hand 2 still going after 33,256 moves and 1,038 stock
+    # rebuilds), so while anyone watched it played for ever (its log and the database growing without end)
+    seated = create_table(client, "rummy", me_and_bots(["1", "2", "3", "4"], None), preset="standard",
+                          options={"reshuffles": 3})
+    options = seated["table"]["options"]
+    assert options["hands"] is None  # a fixed session: a hand per player, as simulations play
+    assert options["turns_per_player"] == 60 and options["reshuffles"] == 3  # capped hands; the caps chosen are kept
+    table = client.app.state.manager.tables[seated["table"]["id"]]  # type: ignore[attr-defined]
+    assert table.state.options.session_hands == 4
+    # a table with a person keeps the open session the person may end
+    assert create_table(client, "rummy", me_and_bots(["1", "2", "3", "4"], "1"))["table"]["options"]["hands"] == "open"

@@ -19,9 +19,13 @@ class Player:
         self.name = name
         self.clock = clock
         self.cost = cost
+        self.wall: list[float] | None = None  # a wall clock of its own, when a test tells the two apart
+        self.pause = 0.0  # wall time that passes during a decision, on top of its cost
 
     def decide(self, view: Any) -> int:
         self.clock[0] += self.cost
+        if self.wall is not None:
+            self.wall[0] += self.cost + self.pause
         return threading.get_ident()
 
 
@@ -89,6 +93,32 @@ def test_a_kind_that_once_held_the_event_loop_long_decides_in_threads_from_then_
             for _ in range(QUICK_IN_A_ROW * 4):
                 assert await minds.decide(player.decide, None) != loop_thread
             assert not minds.quick(player.decide)
+        finally:
+            minds.close()
+
+    asyncio.run(run())
+
+
+def test_a_pause_of_the_machine_during_a_quick_decision_does_not_keep_its_kind_off_the_loop(
+    clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = [0.0]
+    monkeypatch.setattr(thinking.time, "perf_counter", lambda: wall[0])
+
+    async def run() -> None:
+        minds = Thinking(threads=1)
+        loop_thread = threading.get_ident()
+        player = Player("basic", clock, QUICK_S / 10)
+        player.wall = wall
+        try:
+            for _ in range(QUICK_IN_A_ROW):
+                await minds.decide(player.decide, None)
+            player.pause = SLOW_ON_LOOP_S * 5  # the process waited for a core: wall time, no CPU
+            assert await minds.decide(player.decide, None) == loop_thread
+            player.pause = 0.0
+            for _ in range(QUICK_IN_A_ROW):
+                await minds.decide(player.decide, None)
+            assert await minds.decide(player.decide, None) == loop_thread  # back on the loop, not kept off it
         finally:
             minds.close()
 

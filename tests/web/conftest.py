@@ -54,7 +54,7 @@ class LiveServer:
 
     def start(self) -> None:
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a bound on failure only (a loaded machine starts slowly)
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the server did not start")

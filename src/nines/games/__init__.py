@@ -60,6 +60,15 @@ def unattended(options: Any) -> Any:
     return fixed() if callable(fixed) else options
 
 
+def computers_alone(options: Any) -> Any:
+    """Options for a table of computer players alone, which nobody there can end: a fixed session (as
+    :func:`unattended`) and hands that end (rummy's capped hands where none are set: a hand under the
+    seed's rules can lock, and computer players would then play it for ever)."""
+    options = unattended(options)
+    capped = getattr(options, "capped_hands", None)
+    return capped() if callable(capped) else options
+
+
 class UnknownGame(ValueError):
     """No game has that id."""
 

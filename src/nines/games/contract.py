@@ -246,6 +246,11 @@ class GameState(ABC):
     def record(self) -> dict[str, Any]:
         """The match so far as a ``nines-record/1`` dict."""
 
+    def shared_record(self) -> dict[str, Any]:
+        """:meth:`record`, to be read and never changed: a game may hand out the parts that never change
+        (a finished deal's record) instead of copies."""
+        return self.record()
+
     @classmethod
     @abstractmethod
     def parse_action(cls, text: str) -> Action:
@@ -286,8 +291,13 @@ class GameState(ABC):
             )
         if not hasattr(action, "to_record"):
             raise IllegalAction.of("action.foreign", f"{action!r} is not an action of this game", action=repr(action))
-        if action not in self.legal_actions():
+        if not self._is_legal(action):
             raise IllegalAction(self.why_illegal(action))
+
+    def _is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is among the legal actions now (a game that keeps its position's legal actions
+        answers from them)."""
+        return action in self.legal_actions()
 
     def can_apply(self, action: Action, by: str | None = None) -> bool:
         try:
@@ -344,18 +354,31 @@ def plain_fields(
     object as there (a finished deal's record, the completed tricks, the seats) is taken from that data
     instead of being converted again.  A view is a frozen picture: what it holds never changes after it
     is made, so the same object means the same data (a test holds this, move by move, for every game).
+    A tuple that grew (the completed tricks) keeps the data of the items it had: only the new ones are
+    converted.
     """
     before, done = reuse if reuse is not None and type(reuse[0]) is type(view) else (None, None)
     out: dict[str, Any] = {}
     for name in _field_names(type(view)):
         value = getattr(view, name)
-        if done is not None and value is getattr(before, name):
-            out[name] = done[name]
-        elif convert is not None and name in convert:
+        if done is not None:
+            old = getattr(before, name)
+            if value is old:
+                out[name] = done[name]
+                continue
+            if type(value) is tuple and type(old) is tuple and _grew(old, value) and (convert is None or name not in convert):
+                out[name] = [*done[name], *[plain(item) for item in value[len(old):]]]  # a new list: the old data stays as it was
+                continue
+        if convert is not None and name in convert:
             out[name] = convert[name](value)
         else:
             out[name] = plain(value)
     return out
+
+
+def _grew(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
+    """Whether ``new`` is ``old`` (the very same items) with more at its end."""
+    return 0 < len(old) < len(new) and all(a is b for a, b in zip(old, new, strict=False))
 
 
 def _field_names(kind: type) -> tuple[str, ...]:

@@ -42,15 +42,22 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
     if old is new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
-        if not _same_order(old, new):
-            changes.append(["s", path, new])  # keys are shown in order (seats, say): keep it exact
-            return
-        changes.extend(["d", [*path, key]] for key in old if key not in new)
+        if len(old) != len(new) or list(old) != list(new):  # the same keys in the same order (nearly always): no key went
+            if not _same_order(old, new):
+                changes.append(["s", path, new])  # keys are shown in order (seats, say): keep it exact
+                return
+            changes.extend(["d", [*path, key]] for key in old if key not in new)
         for key, value in new.items():
             if key not in old:
                 changes.append(["s", [*path, key], value])
-            elif old[key] is not value and old[key] != value:  # equal parts are passed over at C speed, not walked
-                _diff(old[key], value, [*path, key], changes)
+                continue
+            before = old[key]
+            if before is value or before == value:  # equal parts are passed over at C speed, not walked
+                continue
+            if _walked(before, value):
+                _diff(before, value, [*path, key], changes)
+            else:  # a value of its own (no call to say so: most changes of a move are these)
+                changes.append(["s", [*path, key], value])
         return
     if isinstance(old, list) and isinstance(new, list):
         common = min(len(old), len(new))
@@ -60,8 +67,13 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
             return
         inner: list[Change] = []
         for index in range(common):
-            if old[index] is not new[index] and old[index] != new[index]:
-                _diff(old[index], new[index], [*path, index], inner)
+            before, value = old[index], new[index]
+            if before is value or before == value:
+                continue
+            if _walked(before, value):
+                _diff(before, value, [*path, index], inner)
+            else:
+                inner.append(["s", [*path, index], value])
         if len(inner) > 1 and len(inner) * 2 > common:
             changes.append(["s", path, new])  # most of it changed: the new list is shorter to say
             return
@@ -73,10 +85,13 @@ def _diff(old: Any, new: Any, path: Path, changes: list[Change]) -> None:
         changes.append(["s", path, new])
 
 
+def _walked(old: Any, new: Any) -> bool:
+    """Whether two unequal values are compared part by part (two objects, or two lists): anything else is set whole."""
+    return (isinstance(old, dict) and isinstance(new, dict)) or (isinstance(old, list) and isinstance(new, list))
+
+
 def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether setting new keys at the end and deleting gone ones gives ``new``'s order of keys."""
-    if len(old) == len(new) and list(old) == list(new):
-        return True  # the same keys in the same order (nearly always): compared at C speed
     kept = [key for key in old if key in new]
     return list(new)[: len(kept)] == kept
 
@@ -191,6 +206,9 @@ class _Plan:
 
 
 def _body(message: dict[str, Any]) -> dict[str, Any]:
+    """The state's data without its ``type`` and ``rev`` (a body made without them is taken as it is: kept, never changed)."""
+    if "type" not in message and "rev" not in message:
+        return message
     return {key: value for key, value in message.items() if key not in ("type", "rev")}
 
 

@@ -45,6 +45,13 @@ REVIEW_WORKERS = 2
 REVIEW_NICENESS = 10
 """How much lower than the server's the review threads' scheduling priority is (Linux ``nice``)."""
 
+MOST_WAITING = 16
+"""Reviews started when deals end that may wait or run at once.  Deals end faster than two workers at a
+lower priority review them on a busy server (20 tables of computer players at Le Neuf, busy machine: a
+review asked for after 30 s of play waited 34 s behind the others, and the queue grew without end);
+a deal that ends while this many wait is reviewed when someone asks for it.  Reviews asked for may wait
+twice as many; beyond that the request is refused (``limit``), to be asked again in a moment."""
+
 KEEP_DEALS = 500
 """Reviews kept in memory, the least recently asked for dropped first (a review is 6 to 9 kB of JSON, some
 tens of kilobytes as Python objects; one dropped is computed again if asked for)."""
@@ -155,11 +162,19 @@ class Reviews:
             for _ in range(self._workers):
                 self._processes.submit(_ready)
 
-    def submit(self, job: ReviewJob) -> Future[dict[str, Any]]:
-        """The deal's review, started now if it is not known yet (call on the event loop)."""
+    def submit(self, job: ReviewJob, *, asked: bool = True) -> Future[dict[str, Any]] | None:
+        """The deal's review, started now if it is not known yet (call on the event loop).  ``asked``: a
+        person asks for it (refused if too many wait); otherwise a deal has just ended (``None``: too many
+        wait, it is reviewed when asked for).  See :data:`MOST_WAITING`."""
         key = (job.table_id, job.number)
         future = self._done.get(key)
         if future is None:
+            waiting = sum(1 for kept in self._done.values() if not kept.done())
+            if waiting >= MOST_WAITING * (2 if asked else 1):
+                if not asked:
+                    return None
+                raise TableError(ErrorCode.LIMIT, Reason("server.review_busy", f"{waiting} reviews are being worked out "
+                                                         "just now; ask again in a moment", count=waiting))
             future = self._done[key] = self._pool.submit(self._run, job)
             while len(self._done) > self._keep:
                 self._done.popitem(last=False)
@@ -182,8 +197,10 @@ class Reviews:
         return (table_id, number) in self._done
 
     async def get(self, job: ReviewJob) -> dict[str, Any]:
+        future = self.submit(job)
+        assert future is not None  # asked for: a future, or refused
         try:
-            return await asyncio.wrap_future(self.submit(job))
+            return await asyncio.wrap_future(future)
         except ReviewError as error:  # the table's own log did not replay: a fault of ours
             log.warning("review.failed", table=job.table_id, deal=job.number, error=str(error))
             self._done.pop((job.table_id, job.number), None)
@@ -209,7 +226,7 @@ class Reviews:
         self._seen[table.id] = finished
         for deal in range(seen + 1, finished + 1):
             try:
-                self.submit(review_job(table, deal))
+                self.submit(review_job(table, deal), asked=False)
             except TableError:
                 continue  # a deal thrown in before it was dealt out has nothing to review
         if state.is_over:

@@ -148,6 +148,8 @@ class Table:
     _record_at: tuple[tuple[int, int], dict[str, Any] | None] = ((0, -1), None)  # (state, seq) and its record
     _spectators_shown_at: float = -SPECTATORS_EVERY_S  # when the spectators were last sent a change
     _spectators_due: asyncio.TimerHandle | None = None  # their next change, when one is held back
+    _created_shown: tuple[dt.datetime, str] | None = None  # created_at and its text in messages
+    _moved_shown: tuple[dt.datetime, float] | None = None  # the last move's time and its seconds since the epoch
 
     @property
     def seq(self) -> int:
@@ -196,7 +198,7 @@ class Table:
         ends (each once built it whole, copying every finished deal's record).  Read it, never change it."""
         at = (id(self.state), self.seq)
         if self._record_at[0] != at:
-            self._record_at = (at, self.state.record())
+            self._record_at = (at, self.state.shared_record())
         record = self._record_at[1]
         assert record is not None
         return record
@@ -241,9 +243,9 @@ class Table:
         return any(now - self.seen_at.get(s, -1e18) < self.away_s for s in self.people_seats())
 
     def paused(self, now: float) -> bool:
-        """Nobody here and no clock running: no computer player moves until someone comes."""
-        if self.clock_s is not None and self.people_seats():
-            return False
+        """Nobody here: no computer player or stand-in moves until someone comes.  A clock too stops once
+        every person has been gone ``away_s`` and nobody watches: it lets the others go on, and none are
+        left (a rummy table whose open session only the table can end once played on for ever, unwatched)."""
         return not self.watched(now)
 
     def clock_left(self, now: float) -> float:
@@ -298,7 +300,6 @@ class Table:
         socket's view).  A test holds it equal, key for key and in order, to the model's dump."""
         connected = self.connected_seats()
         now = time.monotonic()
-        moved = self.moved_at or self.created_at
         status = self.status
         clock = self._clock(now)
         again = self.again_info()
@@ -308,22 +309,43 @@ class Table:
             "title": self.spec.title,
             "preset": self.preset,
             "options": self.options,
-            "seats": [s.info_body(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now)) for s in self.seats.values()],
+            "seats": [s.info_body(s.seat in connected or s.kind == "bot", s.kind == "human" and self._gone_too_long(s.seat, now, connected))
+                      for s in self.seats.values()],
             "seq": self.seq,
             "status": status,
             "hints": self.hints,
             "bot_delay_ms": self.bot_delay_ms,
             "public": self.public,
-            "created_at": self.created_at.replace(microsecond=0).isoformat() + "Z",
-            "winners": list(self.state.winners),
+            "created_at": self._created_text(),
+            "winners": self.state.winners,
             "clock_s": self.clock_s,
             "away_s": self.away_s,
             "clock": None if clock is None else {"seat": clock.seat, "left_ms": clock.left_ms, "limit_s": clock.limit_s},
             "paused": status == "playing" and self.paused(now),
-            "moved_ago_s": max(0, int((utcnow() - moved).total_seconds())),
+            "moved_ago_s": self._moved_ago_s(),
             "again": None if again is None else {"table": again.table, "answers": dict(again.answers)},
             "practice": self.practice,
         }
+
+    def _gone_too_long(self, seat: str, now: float, connected: set[str]) -> bool:
+        """:meth:`stood_in` for a person's seat, given the seats with a socket here (worked out once per message)."""
+        return seat not in connected and self.seen_at.get(seat, now) + self.away_s - now <= 0
+
+    def _created_text(self) -> str:
+        """When the table was made, as the messages say it (the same text every time: written once)."""
+        kept = self._created_shown
+        if kept is None or kept[0] is not self.created_at:
+            kept = self._created_shown = (self.created_at, self.created_at.replace(microsecond=0).isoformat() + "Z")
+        return kept[1]
+
+    def _moved_ago_s(self) -> int:
+        """Whole seconds since the last move (or since the table was made)."""
+        moved = self.moved_at or self.created_at
+        kept = self._moved_shown
+        if kept is None or kept[0] is not moved:
+            # the move's time as seconds since the epoch, once per move (not a datetime subtraction per message)
+            kept = self._moved_shown = (moved, moved.replace(tzinfo=dt.UTC).timestamp())
+        return max(0, int(time.time() - kept[1]))
 
     def state_for(self, seat: str | None, info: TableInfo | None = None) -> StateMessage:
         """The whole state one seat is shown (``None``: a spectator), as the API documents it."""
@@ -341,9 +363,12 @@ class Table:
         """:meth:`state_for` as the JSON data sent, built without the model's validation (every socket
         after every move gets one of these: the model's checks there cost more than all else).  A test
         holds it equal, key for key and in order, to ``state_for(...).model_dump(mode="json")``."""
+        return {"type": "state", **self.body(seat, info), "rev": 0}
+
+    def body(self, seat: str | None, info: TableInfo | dict[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`state_body` without its ``type`` and ``rev``: what :class:`~nines.server.delta.Shown` compares."""
         info = info if info is not None else self.info_body()
         return {
-            "type": "state",
             "seq": self.seq,
             "you": seat,
             "table": info if isinstance(info, dict) else info.model_dump(mode="json"),
@@ -351,7 +376,6 @@ class Table:
             "last": self._last_body(),
             # invitations for open seats are for the people at the table, while the match is on
             "invite": self.invite if seat is not None and not self.state.is_over else None,
-            "rev": 0,
         }
 
     def _last_body(self) -> dict[str, Any] | None:
@@ -371,25 +395,31 @@ class Table:
         together at the end of that time, as one patch (when computer players move with no pause, the
         spectators of a busy server were most of the messages and patches it made)."""
         info = self.info_body()
-        self.shown.change([c for c in self.connections if c.seat is not None], lambda seat: self.state_body(seat, info))
-        if self._spectators_due is not None or not any(c.seat is None for c in self.connections):
+        seated, watching = [], False
+        for connection in self.connections:
+            if connection.seat is not None:
+                seated.append(connection)
+            else:
+                watching = True
+        self.shown.change(seated, lambda seat: self.body(seat, info))
+        if self._spectators_due is not None or not watching:
             return  # their next patch is due already: it will carry this change too
         wait = self._spectators_shown_at + SPECTATORS_EVERY_S - time.monotonic()
         if wait <= 0:
-            self._show_spectators()
+            self._show_spectators(info)  # the same table data as the seats were just sent
             return
         try:
             self._spectators_due = asyncio.get_running_loop().call_later(wait, self._show_spectators)
         except RuntimeError:  # no event loop (a script's own table): at once
             self._show_spectators()
 
-    def _show_spectators(self) -> None:
+    def _show_spectators(self, info: dict[str, Any] | None = None) -> None:
         if self._spectators_due is not None:
             self._spectators_due.cancel()
             self._spectators_due = None
         self._spectators_shown_at = time.monotonic()
-        info = self.info_body()
-        self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.state_body(seat, info))
+        shown = info if info is not None else self.info_body()
+        self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.body(seat, shown))
 
     def seat_moved(self, seat: str) -> None:
         """The seat's token changed (its person moved it to another browser): every socket that held it
@@ -404,7 +434,7 @@ class Table:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
         if connection.seat is None and self._spectators_due is not None:
             self._show_spectators()  # the others first: then all hold the same state, and share the next patch
-        self.shown.whole(connection, self.state_body(connection.seat))
+        self.shown.whole(connection, self.body(connection.seat))
 
 
 def seat_player(table: Table, seat: str, name: str, role: str = "player") -> Player:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..bots import Player, players_for
-from ..games import GameSpec, UnknownGame, get_game
+from ..games import GameSpec, UnknownGame, computers_alone, get_game
 from ..games.contract import MatchOver, OutOfTurn, Reason, RulesError, options_to_dict
 from ..randomness import DealSource, MatchSecret
 from .again import PlayAgain
@@ -332,6 +332,10 @@ class TableManager:
         try:
             spec = get_game(request.game)
             options = spec.options(request.preset, request.options)
+            if all(choice.kind == "bot" for choice in request.seats.values()):
+                # nobody at the table can end a session the table ends (rummy's open session), nor a hand that
+                # locks: a fixed session, and hands capped as tournaments cap them
+                options = computers_alone(options)
         except UnknownGame as error:
             raise TableError(ErrorCode.MALFORMED, str(error)) from None
         except RulesError as error:

@@ -35,8 +35,8 @@ QUICK_IN_A_ROW = 8
 """Quick decisions in a row (measured in a thread) before a kind of player decides on the event loop."""
 
 SLOW_ON_LOOP_S = 0.02
-"""A decision on the event loop this long (wall clock: ten times :data:`QUICK_S`, so a busy machine's
-pauses do not count) keeps its kind of player off the event loop for good."""
+"""A decision on the event loop this long (ten times :data:`QUICK_S`, in CPU time as well as on the wall
+clock, so that a busy machine's pauses do not count) keeps its kind of player off the event loop for good."""
 
 
 class Thinking:
@@ -51,14 +51,15 @@ class Thinking:
         """``decide(view)``: on the event loop if this kind of player is quick, otherwise in a thread."""
         kind = _kind(decide)
         if self._quick.get(kind, 0) >= QUICK_IN_A_ROW and kind not in self._held_the_loop:
-            # the wall clock here (asking the system for a thread's CPU time costs several microseconds):
-            # on the event loop, nothing else runs meanwhile
-            started = time.perf_counter()
+            # the wall clock here (asking the system for a thread's CPU time costs microseconds): on the
+            # event loop, nothing else runs meanwhile; a long one is checked against the CPU time it took, so
+            # that a busy machine's pause never keeps a quick kind off the loop for good
+            started, cpu_started = time.perf_counter(), time.thread_time()
             try:
                 return decide(view)
             finally:
                 took = time.perf_counter() - started
-                if took >= SLOW_ON_LOOP_S:
+                if took >= SLOW_ON_LOOP_S and time.thread_time() - cpu_started >= SLOW_ON_LOOP_S:
                     self._held_the_loop.add(kind)
                 self._measured(kind, took)
         return await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, kind, decide, view)

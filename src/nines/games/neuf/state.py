@@ -6,9 +6,9 @@ Rules applied here are specified in RULES.md, chapter "Le Neuf"; the comments na
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ...cards import Card, Suit, ace_high, card_order, deck_52, format_cards, shuffled, sort_hand
 from ...randomness import DealSource
@@ -19,6 +19,8 @@ from .options import NeufOptions
 from .view import NeufView, RememberedHand
 
 SPARE = "spare"
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -57,6 +59,20 @@ class Deal:
     trick_views: tuple[TrickView, ...] = ()  # views of the completed tricks, each made once
     shown_hands: dict[str, tuple[tuple[Card, ...], tuple[Card, ...]]] = field(default_factory=dict, compare=False, repr=False)
     """seat -> (its hand as held, in the order shown), sorted again only when the hand changes."""
+    played: set[str] = field(default_factory=set, compare=False, repr=False)
+    """The codes of the cards played so far in this deal (one deck: a code is one card)."""
+    shown: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """What views show of this deal (see :meth:`same`): name -> (what it was made from, the object shown)."""
+
+    def same(self, name: Any, source: Any, make: Callable[[Any], T]) -> T:
+        """The object views show for ``name``, made from ``source`` (a value compared by equality): the one
+        made last time while ``source`` is unchanged.  Every view until then holds the very same object, so
+        the server passes over it without converting or comparing it again (each view of each seat after
+        every move once made its own copies of the same counts and scores)."""
+        kept = self.shown.get(name)
+        if kept is None or kept[0] != source:
+            kept = self.shown[name] = (source, make(source))
+        return kept[1]
 
     def shown_hand(self, seat: str) -> tuple[Card, ...]:
         """The seat's hand as views show it (by suit, strongest first).  Sorted only when it changed
@@ -88,6 +104,8 @@ class NeufState(GameState):
     def __init__(self, options: NeufOptions | None = None, seed: DealSource = 0, *, preset_deal: PresetDeal | None = None) -> None:
         super().__init__(options or NeufOptions(), seed)
         opts = self.options
+        self._legal: tuple[list[Action], tuple[str, ...]] | None = None  # this position's, see _legal_now
+        self._public: dict[str, Any] | None = None  # what every seat's view shows alike at this position
         self.scores: dict[str, int] = dict.fromkeys(opts.sides, opts.start_score)
         first_dealer = opts.first_dealer or (preset_deal.dealer if preset_deal else self.rng.choice(opts.seats))
         self._start_deal(first_dealer, preset_deal)
@@ -178,6 +196,18 @@ class NeufState(GameState):
     # -- legal actions ---------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
+        return list(self._legal_now()[0])
+
+    def _legal_now(self) -> tuple[list[Action], tuple[str, ...]]:
+        """This position's legal actions and their texts, worked out once: the server's check of a move,
+        the check again when it is applied, and the view of the seat to act each asked for them (the
+        list is kept: never hand it out to be changed; the next action forgets it)."""
+        if self._legal is None:
+            actions = self._enumerate_legal()
+            self._legal = (actions, tuple(str(a) for a in actions))
+        return self._legal
+
+    def _enumerate_legal(self) -> list[Action]:
         if self._over:
             return []
         deal = self.deal
@@ -220,11 +250,15 @@ class NeufState(GameState):
         )
 
     def _legal_cards(self) -> list[str]:
-        return [a.card.code for a in self.legal_actions() if isinstance(a, Play)]
+        return [a.card.code for a in self._legal_now()[0] if isinstance(a, Play)]
+
+    def _is_legal(self, action: Action) -> bool:
+        return action in self._legal_now()[0]
 
     # -- applying --------------------------------------------------------------------
 
     def _apply(self, action: Action) -> None:
+        self._legal = self._public = None  # a new position from here on
         deal = self.deal
         seat = self.to_act
         assert seat is not None
@@ -254,6 +288,7 @@ class NeufState(GameState):
         assert trick is not None
         deal.hands[seat].remove(card)
         trick.plays.append((seat, card))
+        deal.played.add(card.code)
         if len(trick.plays) < len(self.seats):
             return
         # Highest trump wins, or the highest card of the suit led; the winner leads next.
@@ -326,50 +361,66 @@ class NeufState(GameState):
     def view(self, seat: str | None) -> NeufView:
         """What ``seat`` may know now (``None``: a spectator)."""
         self._check_seat(seat)
+        public = self._public
+        if public is None:  # worked out once per position, for every seat's view
+            public = self._public = self._public_view()
         deal = self.deal
-        opts = self.options
-        remembered = None
-        if seat is not None and seat in deal.left_behind:
-            # A player who exchanged knows the hand they left, and sees where it went.
-            cards = deal.left_behind[seat]
-            holder = next((s for s in deal.decisions if _took_from(deal, s) == seat), None)
-            where = holder or ("centre" if deal.phase == "exchange" else "set-aside")
-            played = {c for t in deal.tricks for c in t.cards} | set(deal.trick.cards if deal.trick else [])
-            remembered = RememberedHand(
-                cards=tuple(sort_hand(cards)),
-                now_with=where,
-                unplayed=tuple(sort_hand(c for c in cards if c not in played)),
-            )
-        to_act = self.to_act
-        finished = [d for d in self.deals if d.phase == "done"]
-        tricks_played = deal.completed_trick_views()
         return NeufView(
             seat=seat,
-            seats=self.seats,
-            form=opts.form,
-            deal_number=deal.number,
-            dealer=deal.dealer,
-            trump=trump_code(deal.trump),
-            phase="over" if self._over else deal.phase,
             hand=deal.shown_hand(seat) if seat is not None else (),
-            hand_sizes={s: len(deal.hands[s]) for s in self.seats},
-            exchange_order=tuple(deal.exchange_order),
-            exchanges=dict(deal.decisions),
-            centre_from=deal.centre_from if deal.phase == "exchange" else None,
-            remembered=remembered,
-            trick=TrickView.of(deal.trick) if deal.trick else None,
-            tricks_played=tricks_played,
-            last_trick=tricks_played[-1] if tricks_played else None,
-            tricks_won=dict(deal.won),
-            quota=opts.side_quota,
-            sides=opts.sides,
-            scores=dict(self.scores),
-            score_sheet=self._shown_score_sheet(),
-            to_act=to_act,
-            legal=tuple(str(a) for a in self.legal_actions()) if seat is not None and seat == to_act else (),
-            winners=tuple(self._winners),
-            previous_deal=self._deal_record(finished[-1], shared=True) if finished else None,
+            # A player who exchanged knows the hand they left, and sees where it went.
+            remembered=self._remembered(deal, seat) if seat is not None and seat in deal.left_behind else None,
+            legal=self._legal_now()[1] if seat is not None and seat == public["to_act"] else (),
+            **public,
         )
+
+    def _public_view(self) -> dict[str, Any]:
+        """The fields of a view that every seat sees alike.  What did not change since the last position is
+        the same object as there (:meth:`Deal.same`)."""
+        deal = self.deal
+        opts = self.options
+        finished = next((d for d in reversed(self.deals) if d.phase == "done"), None)  # the last deal played out
+        tricks_played = deal.completed_trick_views()
+        seats = self.seats
+        trick = deal.trick
+        return {
+            "seats": seats,
+            "form": opts.form,
+            "deal_number": deal.number,
+            "dealer": deal.dealer,
+            "trump": trump_code(deal.trump),
+            "phase": "over" if self._over else deal.phase,
+            "hand_sizes": deal.same("hand_sizes", tuple([len(deal.hands[s]) for s in seats]), lambda n: dict(zip(seats, n, strict=True))),
+            "exchange_order": deal.same("exchange_order", tuple(deal.exchange_order), tuple),
+            "exchanges": deal.same("exchanges", tuple(deal.decisions.items()), dict),
+            "centre_from": deal.centre_from if deal.phase == "exchange" else None,
+            "trick": None if trick is None else deal.same("trick", (trick.leader, tuple(trick.plays)), lambda _: TrickView.of(trick)),
+            "tricks_played": tricks_played,
+            "last_trick": tricks_played[-1] if tricks_played else None,
+            "tricks_won": deal.same("tricks_won", tuple(deal.won.items()), dict),
+            "quota": opts.side_quota,
+            "sides": opts.sides,
+            "scores": deal.same("scores", tuple(self.scores.items()), dict),
+            "score_sheet": self._shown_score_sheet(),
+            "to_act": self.to_act,
+            "winners": deal.same("winners", tuple(self._winners), tuple),
+            "previous_deal": self._deal_record(finished, shared=True) if finished else None,
+        }
+
+    def _remembered(self, deal: Deal, seat: str) -> RememberedHand:
+        """The hand ``seat`` left in the centre at the exchange: where it is now, what of it is unplayed (the
+        same object while neither changes)."""
+        where = deal.same(("where", seat), (deal.phase, tuple(deal.decisions.items())), lambda _: self._left_where(deal, seat))
+        cards = deal.same(("left", seat), tuple(deal.left_behind[seat]), lambda left: tuple(sort_hand(left)))
+        played = deal.played
+        unplayed = tuple([c for c in cards if c.code not in played])
+        return deal.same(("remembered", seat), (where, unplayed), lambda _: RememberedHand(cards=cards, now_with=where, unplayed=unplayed))
+
+    @staticmethod
+    def _left_where(deal: Deal, seat: str) -> str:
+        """Where the hand ``seat`` left is now: with the seat that took it, in the centre, or set aside."""
+        holder = next((s for s in deal.decisions if _took_from(deal, s) == seat), None)
+        return holder or ("centre" if deal.phase == "exchange" else "set-aside")
 
     # -- score sheet and records -----------------------------------------------------
 
@@ -425,6 +476,14 @@ class NeufState(GameState):
         }
 
     def record(self, players: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return self._record(players)
+
+    def shared_record(self) -> dict[str, Any]:
+        """:meth:`record` to be read, never changed: each finished deal's kept record itself, not a copy (the
+        server reads the record when a deal ends, and copying every finished deal was most of it)."""
+        return self._record(None, shared=True)
+
+    def _record(self, players: Mapping[str, str] | None, *, shared: bool = False) -> dict[str, Any]:
         return {
             "format": RECORD_FORMAT,
             "game": self.game_id,
@@ -433,7 +492,7 @@ class NeufState(GameState):
             "seats": list(self.seats),
             "sides": list(self.options.sides),
             "players": dict(players or {}),
-            "deals": [self._deal_record(d) for d in self.deals],
+            "deals": [self._deal_record(d, shared=shared) for d in self.deals],
             "score_sheet": self.score_sheet(),
             "final_scores": dict(self.scores),
             "winners": list(self._winners),

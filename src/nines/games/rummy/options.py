@@ -187,6 +187,13 @@ class RummyOptions:
         for simulations and tournaments, where nobody is there to end the session."""
         return replace(self, hands=None) if self.open_session else self
 
+    def capped_hands(self) -> RummyOptions:
+        """These options with hands that end: the ``capped`` preset's caps where none are set (under the
+        seed's rules a hand can lock and go on for ever, RULES.md): for a table of computer players alone."""
+        capped = PRESETS["capped"]
+        return replace(self, reshuffles=capped.reshuffles if self.reshuffles is None else self.reshuffles,
+                       turns_per_player=capped.turns_per_player if self.turns_per_player is None else self.turns_per_player)
+
 
 PRESETS: dict[str, RummyOptions] = {
     # seed 002: rebuild the stock as often as needed, no turn limit, an open session

@@ -305,7 +305,7 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
  * to play holds a card that beats the card winning now and that no opponent still to play
  * can beat (the side's strongest card: a teammate may have to overtake another); that
  * player then leads, and when nobody else holds a trump it cashes the top card of each
- * other suit it holds.  <0: no cutoff. */
+ * other suit it holds, and every card of a suit nobody else holds.  <0: no cutoff. */
 CORE int trick_cut(const Ctx *c, const Trick *t, int need_won, uint16_t rel[NSUITS]) {
     const int np = c->np, tr = c->trump;
     const int me = c->maxside[t->who[0]];
@@ -337,6 +337,9 @@ CORE int trick_cut(const Ctx *c, const Trick *t, int need_won, uint16_t rel[NSUI
         for (int s = 0; s < NSUITS && k < want; s++) { /* no more suits than it takes */
             uint32_t all = c->inplay[s];
             if (s == hs || !all) continue;
+            /* a suit nobody else holds: every card of it (as DDS's quick tricks of the second
+             * hand count it); the lengths, part of every key, say so, no rank matters */
+            if (all == c->hand[hh][s]) { k += popc(all); continue; }
             int top = topbit(all);
             if (c->owner[s][top] == hh) { k++; q[s] = PFX(top); }
         }

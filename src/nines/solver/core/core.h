@@ -13,6 +13,7 @@
  *   order_lead.c      ordering of leads (every form; bridge leads with trumps)
  *   order_lead_nt.c   ordering of leads in bridge card play without trumps
  *   order_follow.c    ordering of the cards played to a trick already led
+ *   order_follow_nt.c ordering of second hand's cards in bridge card play without trumps
  *   weights.h         the ordering weights, measured on node counts
  *   bounds.c          sure tricks, trump tricks, later tricks, the mid-trick cutoff, last trick
  *   table.c           the transposition table with partition search (keys, probe, store)
@@ -313,6 +314,7 @@ void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer, con
 void order_leads_bridge_nt(const Ctx *c, int p, Move *mv, int n, int killer);
 void order_leads(const Ctx *c, int p, Move *mv, int n);
 void order_follow(const Ctx *c, int p, Move *mv, int n, const Trick *t);
+void order_second_bridge_nt(const Ctx *c, int p, Move *mv, int n, int ls);
 
 /* bounds.c */
 int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]);

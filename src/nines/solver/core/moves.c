@@ -51,12 +51,13 @@ CORE int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) 
     for (int s = 0; s < NSUITS; s++) {
         uint16_t L = legal[s];
         if (!L) continue;
-        uint16_t others = (uint16_t)((c->inplay[s] | c->tmask[s]) & ~c->hand[p][s]);
+        /* the other cards in play, one place up, with a mark below the weakest card: the
+         * highest of them below a card is where its run stops (the runs are taken from the
+         * top, so nothing of L lies above r) */
+        const uint32_t others = (uint32_t)((c->inplay[s] | c->tmask[s]) & ~c->hand[p][s]) << 1 | 1u;
         while (L) {
-            int r = topbit(L);
-            uint16_t below = others & (uint16_t)((1u << r) - 1u);
-            uint16_t floor = below ? (uint16_t)(0xFFFFu << (topbit(below) + 1)) : 0xFFFFu;
-            uint16_t run = L & floor & (uint16_t)((2u << r) - 1u);
+            const int r = topbit(L);
+            const uint16_t run = (uint16_t)(L & (0xFFFFFFFFu << topbit(others & ((2u << r) - 1u))));
             mv[n].card = (uint8_t)(s << 4 | r);
             mv[n].run = run;
             mv[n].weight = 0;

@@ -18,6 +18,8 @@ CORE void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer
         killer = NO_MOVE; /* its bonus is given there */
     } else if (nt0) {
         order_leads(c, p, mv, n);
+    } else if (c->ntable == 1 && W[49] && c->hand[p][t->ls] && bridge_nt(c)) {
+        order_second_bridge_nt(c, p, mv, n, t->ls); /* second hand following suit without trumps */
     } else {
         order_follow(c, p, mv, n, t);
     }

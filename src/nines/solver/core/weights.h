@@ -22,10 +22,13 @@
  * cutting lead's bonus (instead of 25) when it wins the trick (39), when not (40); 41 (> 0)
  * above the low cards: overtaking the partner's card to unblock a suit without trumps
  * (unblock_card), 42 a discard's strength without trumps in bridge card play, 43 a lead
- * toward the partner's winner rather than of our own (bridge leads without trumps). */
-#define NW 44
+ * toward the partner's winner rather than of our own (bridge leads without trumps); second hand
+ * following suit in bridge card play without trumps, as DDS (order_follow_nt.c): 44 a card that
+ * wins the trick, 45 one that makes no difference, 46 one below the lead, 47 a sequence, 48 a lone
+ * card; 49 (1) these rules on. */
+#define NW 50
 static const int W[NW] = {52, 14, 22, 7, 25, 32, 31, -3, 30, 11, 20, -17, 18, -20, 10, 80,
                           30, 20, 5, 3, 2, 15, 6, 1, 0, 5, 0, 1, 25, 25, 40, 10, 3, 19, 10, 6, 30, 20, 30, 40, 15,
-                          5, 1, 6};
+                          5, 1, 6, 81, -3, -11, 10, 13, 1};
 
 #endif
