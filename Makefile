@@ -47,7 +47,7 @@ lint: install-test
 
 # the code-health gate first (prerequisites run in order): a finding fails the run before the suite starts
 test: install-test system-test-deps lint
-	$(BIN)/python -m pytest -n auto -q
+	$(BIN)/python -m pytest -n auto -q --durations=25
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
