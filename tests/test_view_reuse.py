@@ -39,6 +39,7 @@ def test_a_view_built_on_the_last_one_is_the_view_converted_afresh(game: str, pr
             if state.is_over:
                 break
             seat = state.acting_seat
+            assert seat is not None  # a match not over has a seat to act
             player = players.setdefault(seat, make_player("random", game, random.Random(f"{seed}:{seat}")))
             state.apply(player.decide(state.view(seat)).action, by=seat)
     assert checked > 1000
