@@ -76,7 +76,10 @@ def test_play_again_takes_everyone_who_accepts_to_a_new_table(pages: Pages, live
     ann.wait_for_selector(".table-shell .felt .plate.mine")
     new_id = ann.url.rsplit("t=", 1)[1]
     info = live_server.api("GET", f"/api/tables/{new_id}")
-    assert info["status"] == "playing" and {s["seat"]: s["kind"] for s in info["seats"]} == {"S": "human", "W": "bot", "E": "bot"}
+    # a match of one deal whose person was away (away_s=1) between the two pages can end within a second, its
+    # stand-in and computer players moving at once: over is as good as playing here (not waiting for answers)
+    assert info["status"] in ("playing", "over"), info["status"]
+    assert {s["seat"]: s["kind"] for s in info["seats"]} == {"S": "human", "W": "bot", "E": "bot"}
     # the watcher of the old table is offered the next match
     for _ in range(50):
         if watcher.locator("[data-again=watch]").count():
