@@ -223,17 +223,18 @@ class Table:
     def here(self, seat: str) -> bool:
         return any(c.seat == seat for c in self.connections)
 
-    def away_in(self, seat: str, now: float) -> float | None:
-        """Seconds until the person of ``seat`` has been gone long enough for a stand-in (None: here)."""
-        if self.here(seat):
+    def away_in(self, seat: str, now: float, connected: set[str] | None = None) -> float | None:
+        """Seconds until the person of ``seat`` has been gone long enough for a stand-in (None: here).
+        ``connected``: the seats with a socket here, when the caller worked them out already."""
+        if (seat in connected) if connected is not None else self.here(seat):
             return None
         return self.seen_at.get(seat, now) + self.away_s - now
 
-    def stood_in(self, seat: str, now: float) -> bool:
+    def stood_in(self, seat: str, now: float, connected: set[str] | None = None) -> bool:
         """A stand-in plays this person's seat: gone longer than ``away_s`` (theirs again when back)."""
         if self.seats[seat].kind != "human":
             return False
-        left = self.away_in(seat, now)
+        left = self.away_in(seat, now, connected)
         return left is not None and left <= 0
 
     def watched(self, now: float) -> bool:
@@ -309,7 +310,7 @@ class Table:
             "title": self.spec.title,
             "preset": self.preset,
             "options": self.options,
-            "seats": [s.info_body(s.seat in connected or s.kind == "bot", s.kind == "human" and self._gone_too_long(s.seat, now, connected))
+            "seats": [s.info_body(s.seat in connected or s.kind == "bot", self.stood_in(s.seat, now, connected))
                       for s in self.seats.values()],
             "seq": self.seq,
             "status": status,
@@ -326,10 +327,6 @@ class Table:
             "again": None if again is None else {"table": again.table, "answers": dict(again.answers)},
             "practice": self.practice,
         }
-
-    def _gone_too_long(self, seat: str, now: float, connected: set[str]) -> bool:
-        """:meth:`stood_in` for a person's seat, given the seats with a socket here (worked out once per message)."""
-        return seat not in connected and self.seen_at.get(seat, now) + self.away_s - now <= 0
 
     def _created_text(self) -> str:
         """When the table was made, as the messages say it (the same text every time: written once)."""

@@ -50,10 +50,9 @@ class Thinking:
     async def decide(self, decide: Callable[[Any], T], view: Any) -> T:
         """``decide(view)``: on the event loop if this kind of player is quick, otherwise in a thread."""
         kind = _kind(decide)
-        if self._quick.get(kind, 0) >= QUICK_IN_A_ROW and kind not in self._held_the_loop:
-            # the wall clock here (asking the system for a thread's CPU time costs microseconds): on the
-            # event loop, nothing else runs meanwhile; a long one is checked against the CPU time it took, so
-            # that a busy machine's pause never keeps a quick kind off the loop for good
+        if self._on_loop(kind):
+            # the wall clock measures it (on the event loop nothing else runs meanwhile); a long one is also
+            # checked against its CPU time, so that a busy machine's pause never keeps a quick kind off the loop
             started, cpu_started = time.perf_counter(), time.thread_time()
             try:
                 return decide(view)
@@ -66,7 +65,9 @@ class Thinking:
 
     def quick(self, decide: Callable[[Any], Any]) -> bool:
         """Whether this kind of player decides on the event loop now."""
-        kind = _kind(decide)
+        return self._on_loop(_kind(decide))
+
+    def _on_loop(self, kind: str) -> bool:
         return self._quick.get(kind, 0) >= QUICK_IN_A_ROW and kind not in self._held_the_loop
 
     def _timed(self, kind: str, decide: Callable[[Any], T], view: Any) -> T:
