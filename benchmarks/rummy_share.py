@@ -2,7 +2,8 @@
 
 ``nines tournament`` reports its figures only once every deal is played, which on a busy
 machine can be hours away.  This script plays the very same matches (the same seed, the
-same players, the ``capped`` preset, one seat for the player and ``basic`` in the others)
+same players, the ``capped`` preset, one seat for the player and ``basic``, or the player
+``--others`` names, in the others)
 one after another and saves each as it finishes, so that a run can be stopped, resumed,
 and reported at any point: the first K matches saved give exactly the numbers of
 ``nines tournament rummy --players P,basic,... --deals N --seed S`` for the N they reach.
@@ -11,10 +12,13 @@ and reported at any point: the first K matches saved give exactly the numbers of
     PYTHONPATH=src python benchmarks/rummy_share.py play oracle --seats 4 --seed 41 --deals 1000 --save /tmp/o4.pkl
     PYTHONPATH=src python benchmarks/rummy_share.py report /tmp/e4.pkl /tmp/o4.pkl
     PYTHONPATH=src python benchmarks/rummy_share.py compare /tmp/e2.pkl /tmp/o2.pkl /tmp/h2.pkl
+    PYTHONPATH=src python benchmarks/rummy_share.py play expert --others ismcts --seed 41 --deals 1000 --save /tmp/ei.pkl
+    PYTHONPATH=src python benchmarks/rummy_share.py show /tmp/ei.pkl
 
 ``report`` prints both tables over the matches both files hold, and the share of the
 oracle's edge that the first player's edge is, with a 95% interval (the delta method
 over matches: the two edges are measured on the same deals, so their luck is shared).
+``show`` prints one file's table (the tournament's, over the matches it holds).
 ``compare`` prints each file's edge over the matches all of them hold, and each one's
 difference from the first file's, paired match by match.
 """
@@ -51,8 +55,8 @@ def _load(path: Path) -> tuple[dict[str, Any], list[list[JobResult]]]:
                 return header, matches
 
 
-def play(player: str, seats: int, seed: int, deals: int, save: Path) -> None:
-    lineup = (player,) + ("basic",) * (seats - 1)
+def play(player: str, seats: int, seed: int, deals: int, save: Path, others: str = "basic") -> None:
+    lineup = (player,) + (others,) * (seats - 1)
     header = {"lineup": lineup, "seed": seed}
     if save.exists():
         saved, matches = _load(save)
@@ -128,6 +132,11 @@ def report(first: Path, second: Path) -> None:
                   f"{100 * estimate.mean:.0f}% [{100 * estimate.low:.0f}%, {100 * estimate.high:.0f}%]")
 
 
+def show(path: Path) -> None:
+    header, matches = _load(path)
+    Console(width=140).print(render(summarise(_raw(header, matches))))
+
+
 def mean_estimate(values: list[float]) -> Estimate:
     """The mean of per-match values with its 95% interval."""
     m = len(values)
@@ -164,14 +173,19 @@ def main() -> None:
     play_args.add_argument("--seed", type=int, default=41)
     play_args.add_argument("--deals", type=int, default=1000)
     play_args.add_argument("--save", type=Path, required=True)
+    play_args.add_argument("--others", default="basic", help="the player in every other seat (default basic)")
     report_args = commands.add_parser("report", help="both tables and the share of the second player's edge")
     report_args.add_argument("first", type=Path)
     report_args.add_argument("second", type=Path)
+    show_args = commands.add_parser("show", help="one file's table, over the matches it holds")
+    show_args.add_argument("file", type=Path)
     compare_args = commands.add_parser("compare", help="each file's edge, and its difference from the first's, match by match")
     compare_args.add_argument("files", type=Path, nargs="+")
     args = parser.parse_args()
     if args.command == "play":
-        play(args.player, args.seats, args.seed, args.deals, args.save)
+        play(args.player, args.seats, args.seed, args.deals, args.save, args.others)
+    elif args.command == "show":
+        show(args.file)
     elif args.command == "compare":
         compare(args.files)
     else:

@@ -19,7 +19,7 @@ from rummy_helpers import check_cards, check_table
 from nines.cards import JOKER, SUITS, Card, Rank
 from nines.games.contract import RulesError
 from nines.games.rummy import Discard, Draw, Extend, Lay, Placement, RummyOptions, RummyState, Swap
-from nines.games.rummy.melds import card_at
+from nines.games.rummy.melds import card_at, declared_variants
 from nines.record import replay
 
 ALL_CARDS = [Card(r, s) for s in SUITS for r in Rank] + [JOKER]
@@ -64,20 +64,42 @@ def near_misses(state: RummyState, legal: list, rng: random.Random) -> list:
     return out
 
 
+def every_order(state: RummyState, legal: list) -> set:
+    """The legal moves with every lay in each order of its wilds the player may declare (the list names one)."""
+    moves = set(legal)
+    if state.options.wild_places == "player":
+        for action in legal:
+            if isinstance(action, Lay):
+                moves.update(Lay(variant) for variant in declared_variants(action.placements, state.deal.wilds))
+    return moves
+
+
+def wild_reorderings(state: RummyState, legal: list, rng: random.Random) -> list:
+    """Lays of the list with their wild cards in another order over the same places."""
+    out = []
+    for action in legal:
+        if isinstance(action, Lay):
+            variants = sorted(declared_variants(action.placements, state.deal.wilds))
+            out += [Lay(v) for v in rng.sample(variants, min(2, len(variants)))]
+    return rng.sample(out, min(20, len(out)))
+
+
 def check_exact(state: RummyState, legal: list, rng: random.Random) -> None:
-    """The rules' validation (with its reasons) accepts exactly the enumerated moves."""
-    legal_set = set(legal)
+    """The rules' validation (with its reasons) accepts exactly the enumerated moves (every order of a lay's
+    wilds when the player places them), and the check that guards a move agrees with it."""
+    legal_set = every_order(state, legal)
     for action in rng.sample(legal, min(40, len(legal))):
         assert state._reason(action) is None, action
-    misses = near_misses(state, legal, rng)
-    for action in rng.sample(misses, min(40, len(misses))):
+    misses = near_misses(state, legal, rng) + wild_reorderings(state, legal, rng)
+    for action in rng.sample(misses, min(60, len(misses))):
         reason = state._reason(action)
         assert (reason is None) == (action in legal_set), (str(action), reason)
+        assert state.can_apply(action) == (reason is None), str(action)
 
 
 def check_refusal(state: RummyState, legal: list, rng: random.Random) -> None:
     """A refused move raises a rules error and leaves everything as it was."""
-    legal_set = set(legal)
+    legal_set = every_order(state, legal)
     illegal = [a for a in near_misses(state, legal, rng) if a not in legal_set]
     seat = state.to_act
     before = (json.dumps(state.record()), json.dumps(state.view(seat).to_dict()))

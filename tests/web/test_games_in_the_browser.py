@@ -187,3 +187,26 @@ def test_autoplay_plays_the_only_legal_card_and_nothing_else(pages: Pages, live_
     play_until(page, step, summary_open)
     assert summary_open(page)
     assert len(clicked) < 13, "the test played all 13 cards: the page never played a lone card itself"
+
+
+def test_rummy_lay_offers_each_order_of_its_wilds(pages: Pages, live_server) -> None:
+    """Seed 002: the player says which wild stands for which card. The server lists a lay once per set of
+    places (its wilds in rule order); the page offers the other orders of the same wild cards itself."""
+    page = pages.new()
+    page.goto(live_server.url + "/")
+    orders = page.evaluate(
+        """async () => {
+          const { wildOrders } = await import('/static/js/games/rummy.js');
+          return [
+            wildOrders({ wild_rank: 'T' }, 'lay TC=7H JK=8H 9H'),
+            wildOrders({ wild_rank: 'T' }, 'lay 7H 8H 9H'),
+            wildOrders({ wild_rank: 'T' }, 'lay JK=9H TH JK=JH'),
+            wildOrders({ wild_rank: '5' }, 'lay 5S=6H 7H 8H 5H=9H JK=TH').length,
+          ];
+        }"""
+    )
+    assert orders[0] == ["lay TC=7H JK=8H 9H", "lay JK=7H TC=8H 9H"]
+    assert orders[1] == ["lay 7H 8H 9H"]
+    # a card of the wild rank sitting as itself is one of the wilds to place; two jokers are one order
+    assert sorted(orders[2]) == ["lay JK=9H JK=TH TH=JH", "lay JK=9H TH JK=JH", "lay TH=9H JK=TH JK=JH"]
+    assert orders[3] == 6

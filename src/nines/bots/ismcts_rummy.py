@@ -27,7 +27,7 @@ length) is a number, so a seeded match replays exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
@@ -50,6 +50,10 @@ class RaceBudget:
     """How the imagined hands are weighted: ``all`` by the opponents' pick-ups, pass-overs,
     discards and set plays; ``draws`` by their pick-ups and pass-overs only; ``none`` not at all
     (only the cards they are known to hold are placed)."""
+    swaps: bool = False
+    """Whether the race counts a natural card that a wild on the table stands for as a wild
+    (whoever holds it may swap it for that wild: RULES.md, "Extending and swapping"); without it
+    the plan, which knows only runs, counts such a card as dead."""
 
     def __post_init__(self) -> None:
         if self.reading not in ("all", "draws", "none"):
@@ -89,6 +93,20 @@ class RummyIsmcts(RummyExpert):
     def _turns(self, reading: RummyReading) -> int:
         return self.race_budget.turns
 
+    def _racing_wild(self, reading: RummyReading) -> Callable[[bool], Callable[[Card], bool]]:
+        """What the race counts as a wild for a player that has opened or not: the wilds, and (``swaps``)
+        for a player that has opened the natural cards a wild on the table stands for (a swap turns
+        each into a wild; swapping is for players who have opened: RULES.md, "Extending and swapping")."""
+        is_wild = reading.is_wild
+        standing = swappable(reading.view) if self.race_budget.swaps else frozenset()
+        if not standing:
+            return lambda opened: is_wild
+
+        def with_swaps(card: Card) -> bool:
+            return is_wild(card) or card in standing
+
+        return lambda opened: with_swaps if opened else is_wild
+
     # -- drawing -----------------------------------------------------------------------
 
     def _draw(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
@@ -98,9 +116,10 @@ class RummyIsmcts(RummyExpert):
             return super()._draw(reading, actions)
         hand = list(view.hand)
         runs = table_key(reading.table)
-        is_wild = reading.is_wild
+        wilds_for = self._racing_wild(reading)
         players = len(reading.opponents) + 1
         turns = self._turns(reading)
+        is_wild = wilds_for(reading.opened)
         me = shape_of(hand, is_wild)
         total = {"stock": 0.0, "discard": 0.0}
         out = {"stock": 0, "discard": 0}
@@ -109,10 +128,8 @@ class RummyIsmcts(RummyExpert):
             # (the card it leaves goes to someone: which card that is makes no difference on average,
             # and comparing both choices on the same coming draws leaves only the choice's own effect)
             later = deal_draws(world.stock[1:], players, turns)
-            opponents = [
-                Progress(Runner(shape_of(world.hands[seat], is_wild), len(world.hands[seat]), seat in view.opened, later[i]), runs, is_wild)
-                for i, seat in enumerate(_in_turn(view))
-            ]
+            opponents = [_runner(world.hands[seat], seat in view.opened, later[i], runs, wilds_for)
+                         for i, seat in enumerate(_in_turn(view))]
             for source, card in (("stock", world.stock[0]), ("discard", top)):
                 mine = Progress(Runner(me, len(hand), reading.opened, [card] + later[-1]), runs, is_wild)
                 result = race([mine] + opponents)
@@ -141,7 +158,8 @@ class RummyIsmcts(RummyExpert):
             return super()._discard(reading, discards, hand)
         view = reading.view
         runs = table_key(reading.table)
-        is_wild = reading.is_wild
+        wilds_for = self._racing_wild(reading)
+        is_wild = wilds_for(reading.opened)
         players = len(reading.opponents) + 1
         turns = self._turns(reading)
         cards = list(dict.fromkeys(d.card for d in discards))
@@ -153,21 +171,19 @@ class RummyIsmcts(RummyExpert):
         following = order[0]
         for world in self._worlds(reading):
             draws = deal_draws(world.stock, players, turns)
-            opponents = [
-                Progress(Runner(shape_of(world.hands[seat], is_wild), len(world.hands[seat]), seat in view.opened, draws[i]), runs, is_wild)
-                for i, seat in enumerate(order)
-            ]
+            opponents = [_runner(world.hands[seat], seat in view.opened, draws[i], runs, wilds_for) for i, seat in enumerate(order)]
             following_runner = opponents[0].runner
             for card in cards:
                 racing = opponents
                 # the next player takes the card when it fits its imagined hand (instead of its
                 # first stock card: every other draw stays as it was, so the discards are compared
                 # on the same coming draws)
-                if not is_wild(card) and _fits(reading, world.hands[following], following, card, runs):
+                if not reading.is_wild(card) and _fits(reading, world.hands[following], following, card, runs,
+                                                       wilds_for(following in view.opened)):
                     fed[card] += 1
                     taker = Runner(following_runner.start, following_runner.holds, following_runner.opened,
                                    [card] + list(following_runner.draws[1:]))
-                    racing = [Progress(taker, runs, is_wild)] + opponents[1:]
+                    racing = [Progress(taker, runs, opponents[0].is_wild)] + opponents[1:]
                 mine = Progress(Runner(shapes[card], len(hand) - 1, reading.opened, draws[-1]), runs, is_wild)
                 result = race(racing + [mine])
                 total[card] += result[-1] - sum(result[:-1]) / (players - 1)
@@ -194,6 +210,18 @@ def _points(difference: float) -> Reason:
                   f"{abs(difference):.1f} points {'less' if difference < 0 else 'more'} than the others", points=round(abs(difference), 1))
 
 
+def _runner(hand: list[Card], opened: bool, draws: Sequence[Card], runs: tuple[tuple[int, int, int], ...],
+            wilds_for: Callable[[bool], Callable[[Card], bool]]) -> Progress:
+    """An imagined opponent in the race, from its imagined hand and coming draws."""
+    is_wild = wilds_for(opened)
+    return Progress(Runner(shape_of(hand, is_wild), len(hand), opened, draws), runs, is_wild)
+
+
+def swappable(view: RummyView) -> frozenset[Card]:
+    """The natural cards a wild on the table stands for: whoever holds one may swap it for that wild."""
+    return frozenset(p.stands_for for table_set in view.table for p in table_set.cards if p.wild)
+
+
 def _in_turn(view: RummyView) -> list[str]:
     """The opponents in the order they play after this seat (clockwise)."""
     seats = view.seats
@@ -202,13 +230,14 @@ def _in_turn(view: RummyView) -> list[str]:
     return [seats[(me + i) % len(seats)] for i in range(1, len(seats))]
 
 
-def _fits(reading: RummyReading, hand: list[Card], seat: str, card: Card, runs: tuple[tuple[int, int, int], ...]) -> bool:
+def _fits(reading: RummyReading, hand: list[Card], seat: str, card: Card, runs: tuple[tuple[int, int, int], ...],
+          is_wild: Callable[[Card], bool]) -> bool:
     """Whether ``card`` leaves ``hand`` no worse placed: the player to move next would take it."""
     from .rummy_plan import plan_shape
 
     opened = seat in reading.view.opened
-    before = shape_of(hand, reading.is_wild)
-    after = shape_of(hand + [card], reading.is_wild)
+    before = shape_of(hand, is_wild)
+    after = shape_of(hand + [card], is_wild)
     placed_before, _ = plan_shape(before[0], before[1], runs, opened)
     placed_after, _ = plan_shape(after[0], after[1], runs, opened)
     return placed_after > placed_before

@@ -47,7 +47,6 @@ from .melds import (
     Placement,
     Pool,
     canonical_order,
-    declared_variants,
     enumerate_monkeys,
     enumerate_runs,
     fillers,
@@ -170,7 +169,7 @@ class RummyState(GameState):
         # an open session: the table has asked to end it after the hand in progress
         self.session_ending = False
         # the legal actions and the playable cards of the position, worked out once per position
-        self._legal: tuple[list[RummyAction], frozenset[RummyAction]] | None = None
+        self._legal: list[RummyAction] | None = None
         self._available: Counter[Card] | None = None
         if preset is not None:
             self._start_preset(preset)
@@ -311,12 +310,16 @@ class RummyState(GameState):
         return Counter(self._available)
 
     def legal_actions(self) -> list[Action]:
-        return list(self._legal_cache()[0])
+        """Every legal move of the seat to act, sorted; a lay once per set of places, its wilds in rule order.
 
-    def _legal_cache(self) -> tuple[list[RummyAction], frozenset[RummyAction]]:
+        Under ``wild_places=player`` any other order of the same wild cards over the same places is legal
+        too (:func:`~nines.games.rummy.melds.declared_variants` lists them; :meth:`check` accepts them).
+        """
+        return list(self._legal_cache())
+
+    def _legal_cache(self) -> list[RummyAction]:
         if self._legal is None:
-            actions = self._enumerate()
-            self._legal = (actions, frozenset(actions))
+            self._legal = self._enumerate()
         return self._legal
 
     def _enumerate(self) -> list[RummyAction]:
@@ -355,12 +358,11 @@ class RummyState(GameState):
             sets = list(enumerate_runs(pool, wilds, table.open_suits(), least, most))
             if self._monkeys_allowed():
                 sets += enumerate_monkeys(pool, wilds, table.open_ranks(), least, most, self.options.natural_in_monkey)
-            for placements in sets:
-                if self._player_places_wilds:
-                    # seed 002: the player says what each wild stands for, so each placement is a move
-                    plays.update(Lay.canonical(variant) for variant in declared_variants(placements, wilds))
-                else:
-                    plays.add(Lay.canonical(placements))
+            # Seed 002: the player says what each wild stands for, so under wild_places=player every order
+            # of a lay's wild cards over its places is a legal lay too (check reads the lay itself). The list
+            # names each set of places once, its wilds in rule order: listing every order would be n! lays
+            # for n wilds (six wilds in a hand of ten: 72,016 moves instead of 1,776).
+            plays.update(Lay.canonical(placements) for placements in sets)
         if opened and most >= 1:
             for table_set in table:
                 for want in table_set.wants():
@@ -398,7 +400,10 @@ class RummyState(GameState):
         if not isinstance(action, (Draw, Lay, Extend, Swap, Discard)):
             raise IllegalAction.of("action.foreign", f"{action!r} is not a Nines rummy move", action=repr(action))
         action = self._as_played(action)
-        if action not in self._legal_cache()[1]:
+        # The rules read the move itself (a lay's cards, places and set): no list of every move is made, so a
+        # hand full of wilds costs no more to check than any other (the property tests hold this reading to
+        # the enumeration, move for move).
+        if self._reason(action) is not None:
             raise IllegalAction(self.why_illegal(action))
 
     def _check_end_session(self, by: str | None) -> None:
@@ -436,7 +441,7 @@ class RummyState(GameState):
                 return Reason("rummy.draw_first", "draw first: 'draw stock' or 'draw discard'")
             if action.source == "stock" and not deal.stock:
                 return Reason("rummy.stock_empty", "the stock is empty: 'draw discard'")
-            return None if action in self._legal_cache()[1] else Reason("rummy.draw_first", "draw stock or draw discard")
+            return None if action in self._legal_cache() else Reason("rummy.draw_first", "draw stock or draw discard")
         if isinstance(action, Draw):
             if deal.drawn:
                 return Reason(

@@ -62,6 +62,41 @@ function matching(view, verb, cards, set = null) {
   });
 }
 
+// Seed 002: the player says which wild stands for which card. The server lists each set of places once, its
+// wilds in the rule's order; every other order of the same wild cards over those places is as legal. The page
+// offers those orders for the cards selected, unless there are too many to choose from (then the typed move,
+// e.g. `lay JK=7H TC=8H 9H`, places them).
+const MOST_ORDERS = 48;
+
+function* permutations(items) {
+  if (items.length < 2) { yield items; return; }
+  for (let i = 0; i < items.length; i += 1) {
+    if (items.indexOf(items[i]) !== i) continue; // the same card twice: one order of the two is enough
+    for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) yield [items[i], ...rest];
+  }
+}
+
+export function wildOrders(view, action) {
+  const tokens = action.split(" ").slice(1);
+  const isWild = (card) => card === "JK" || card[0] === view.wild_rank;
+  const spots = tokens.map((tok, i) => (isWild(cardOf(tok)) ? i : -1)).filter((i) => i >= 0);
+  if (spots.length < 2) return [action];
+  const place = (tok) => (tok.includes("=") ? tok.split("=")[1] : tok);
+  const orders = new Set();
+  for (const order of permutations(spots.map((i) => cardOf(tokens[i])))) {
+    const placed = [...tokens];
+    spots.forEach((spot, k) => { placed[spot] = order[k] === place(tokens[spot]) ? order[k] : `${order[k]}=${place(tokens[spot])}`; });
+    orders.add(`lay ${placed.join(" ")}`);
+    if (orders.size > MOST_ORDERS) break;
+  }
+  return [action, ...[...orders].filter((a) => a !== action)];
+}
+
+function withWildOrders(view, lays) {
+  const all = lays.flatMap((lay) => wildOrders(view, lay));
+  return all.length <= MOST_ORDERS ? [...new Set(all)] : lays;
+}
+
 // Carry out the move a gesture means; when the rules allow none, send the gesture as typed so that the
 // server's refusal gives the rule's reason (an opening too short, ranks not consecutive, a set that is full).
 function perform(ctx, actions, attempt = null, emptyText = t("rummy.noMatch")) {
@@ -198,7 +233,7 @@ function actions(ctx, picked) {
       view.legal.includes("draw stock") ? h("button", { type: "button", class: "button primary", "data-action": "draw stock", onclick: () => ctx.act("draw stock") }, t("rummy.stock"), h("kbd", {}, "S")) : null,
       view.legal.includes("draw discard") ? h("button", { type: "button", class: "button", "data-action": "draw discard", onclick: () => ctx.act("draw discard") }, t("rummy.discard"), h("kbd", {}, "D")) : null);
   }
-  const lays = picked.length ? matching(view, "lay", picked) : [];
+  const lays = picked.length ? withWildOrders(view, matching(view, "lay", picked)) : [];
   const discards = picked.length === 1 ? matching(view, "discard", picked) : [];
   // Lay is offered for any selection: what the rules refuse comes back with the reason
   return h("div", { class: "rummy-actions" },
@@ -282,7 +317,7 @@ function onKey(ctx, event) {
     return false;
   }
   const picked = selected(view);
-  if (key === "l") { perform(ctx, picked.length ? matching(view, "lay", picked) : [], picked.length ? `lay ${picked.join(" ")}` : null); return true; }
+  if (key === "l") { perform(ctx, picked.length ? withWildOrders(view, matching(view, "lay", picked)) : [], picked.length ? `lay ${picked.join(" ")}` : null); return true; }
   if (key === "x") { perform(ctx, picked.length === 1 ? matching(view, "discard", picked) : [], picked.length === 1 ? `discard ${picked[0]}` : null, t("rummy.select")); return true; }
   if (key === "e") {
     const options = picked.length === 1
