@@ -15,7 +15,8 @@ people would, so the per-address limits of the server apply to each as they woul
 
 It prints, per configuration: moves stored per second (every move: the people's and the computer
 players'), acknowledgement time p50 / p99 / worst, and each server process's resident memory (now and
-peak), the server's CPU time per move and how many cores the servers and this script kept busy (on a
+peak), the server's CPU time per move, its garbage collections (from ``/health``: how many of each generation
+since start-up, their time and the longest pause) and how many cores the servers and this script kept busy (on a
 machine where both share the cores, these say where the time went).  Everything stops by itself after ``--seconds`` (plus start-up); all processes are stopped.
 
     python benchmarks/server_load.py [--seconds 30] [--databases sqlite,postgresql] [--processes 1,2]
@@ -337,6 +338,7 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
         servers = [Server(url, redis.url if redis else None, folder, args.profile) for _ in range(processes)]
         figures = asyncio.run(drive(servers, args.tables, args.spectators, args.warmup, args.seconds))
         memory = [s.memory_mb() for s in servers]
+        collectors = [httpx.get(f"http://127.0.0.1:{s.port}/health", timeout=30).json().get("collector") for s in servers]
         acks_ms = [a * 1000 for a in figures.acks]
         return {
             "database": database, "processes": processes,
@@ -351,6 +353,7 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
             "split_ms_per_move": [1000 * part / max(1, figures.moves) for part in figures.server_split_s],
             "server_cores": figures.server_cpu_s / max(1e-9, figures.seconds),
             "client_cores": figures.client_cpu_s / max(1e-9, figures.seconds),
+            "collectors": collectors,  # each server's garbage collections since it started (/health)
         }
     finally:
         for server in servers:
@@ -388,6 +391,11 @@ def main() -> None:
                 print(f"{r['database']:10} {r['processes']:>5} {r['moves_per_s']:>8.0f} {r['acks']:>6} {r['p50']:>7.1f}"
                       f" {r['p99']:>7.1f} {r['worst']:>8.1f}  {memory:>14}  {r['refusals']:>8}  {r['cpu_ms_per_move']:>15.2f} {split:>22}"
                       f"  {r['server_cores']:>10.2f} {r['client_cores']:>6.2f}", flush=True)
+                for n, collector in enumerate(r["collectors"]):
+                    if collector:  # each generation: collections, their time in all and the longest, since start-up
+                        gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f})"
+                                         for g, c in enumerate(collector["generations"]))
+                        print(f"{'':16}server {n + 1} collector: {gens}; {collector['frozen']} objects frozen", flush=True)
     finally:
         if postgres:
             postgres.close()

@@ -14,7 +14,11 @@ and the bytes queued per move.  What is left out: parsing socket frames, writing
 reviews of finished deals.  ``--profile FILE`` writes a cProfile of the run (wall clock: the process
 does nothing else).
 
-    python benchmarks/server_moves.py [--moves 6000] [--tables 50] [--spectators 6] [--profile FILE]
+The collector and the interpreter's switch interval are set as ``nines serve`` sets them
+(:func:`nines.server.runtime.settle`; ``--no-settle``: CPython's defaults), and the collections since
+start-up are printed.
+
+    python benchmarks/server_moves.py [--moves 6000] [--tables 50] [--spectators 6] [--no-settle] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from pathlib import Path
 from nines.server.config import ServerConfig
 from nines.server.messages import CreateTable
 from nines.server.pubsub import LocalBroker
+from nines.server.runtime import CollectorPauses, settle
 from nines.server.store import Store
 from nines.server.table import Table, TableError
 from nines.server.tables import TableManager
@@ -56,7 +61,7 @@ class Counted:
 
 
 async def person(manager: TableManager, create: CreateTable, spectators: int, rng: random.Random,
-                 sockets: list[Counted], done: asyncio.Event) -> None:
+                 sockets: list[Counted], done: asyncio.Event, acts: list[float]) -> None:
     """One table place: a person who moves as soon as it is their turn; a new match when one ends."""
     while not done.is_set():
         seated = await manager.create(create)
@@ -74,8 +79,10 @@ async def person(manager: TableManager, create: CreateTable, spectators: int, rn
             state = table.state
             if state.acting_seat == mine.seat and not state.is_over:
                 action = rng.choice(state.legal_actions())
+                started = time.perf_counter()
                 with contextlib.suppress(TableError):  # a refusal is counted nowhere: the next turn comes
                     await manager.act(table, mine.seat, table.seq, str(action))
+                    acts.append(time.perf_counter() - started)
         for socket in (mine, *watching):
             await manager.detach(table, socket)
 
@@ -84,16 +91,21 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     store = Store(f"sqlite:///{folder / 'nines.db'}")
     store.migrate()
     manager = TableManager(store, LocalBroker(), ServerConfig(database_url="", bot_delay_ms=0))
+    pauses = CollectorPauses().install()
+    if args.settle:
+        settle()  # as `nines serve` does once started
     await manager.start()
     seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
     create = CreateTable.model_validate({"game": "neuf", "seats": seats, "bot_delay_ms": 0})
     done = asyncio.Event()
     sockets: list[Counted] = []
-    places = [asyncio.create_task(person(manager, create, args.spectators, random.Random(i), sockets, done))
+    acts: list[float] = []  # how long each of the person's moves took, from the call to its answer
+    places = [asyncio.create_task(person(manager, create, args.spectators, random.Random(i), sockets, done, acts))
               for i in range(args.tables)]
     try:
         await asyncio.sleep(args.warmup)
         moves_before, bytes_before = manager.journal.moves, sum(s.bytes for s in sockets)
+        acts.clear()
         profile = cProfile.Profile() if args.profile else None
         cpu, wall = time.process_time(), time.perf_counter()
         if profile:
@@ -110,6 +122,13 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
               f"{args.tables} tables, {args.spectators} spectators each: "
               f"CPU {1000 * cpu / moves:.3f} ms per move, {queued / moves / 1000:.1f} kB queued per move "
               f"({manager.journal.moves / max(1, manager.journal.commits):.1f} moves per commit)", flush=True)
+        ordered = sorted(acts)
+        if ordered:  # the wall clock: on a busy machine it says as much about the machine as about the server
+            print(f"the person's moves: {len(ordered)}, answered in p50 {1000 * ordered[len(ordered) // 2]:.1f} ms, "
+                  f"p99 {1000 * ordered[int(0.99 * len(ordered))]:.1f} ms, worst {1000 * ordered[-1]:.1f} ms", flush=True)
+        gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f})"
+                         for g, c in enumerate(pauses.summary()["generations"]))
+        print(f"collector since start-up: {gens}", flush=True)
     finally:
         done.set()
         for place in places:
@@ -125,6 +144,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--spectators", type=int, default=6, help="spectators per table")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
+    parser.add_argument("--settle", action=argparse.BooleanOptionalAction, default=True,
+                        help="the collector and switch interval as `nines serve` sets them (runtime.settle)")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the measured moves here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="nines-moves-") as folder:

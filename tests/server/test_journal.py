@@ -114,3 +114,30 @@ def test_a_caller_that_gives_up_does_not_cancel_the_others_commit() -> None:
         assert ("a", 1) in store.taken  # the move was stored all the same, as a database write would be
 
     asyncio.run(main())
+
+
+def test_a_persons_move_is_answered_before_the_computer_players_moves_of_its_commit() -> None:
+    """People first: the answers wake the moves' tasks in the order given, and each computer player's move
+    then does a few milliseconds of work on the event loop; the person's is woken before any of them."""
+    async def main() -> tuple[list[str], SlowStore]:
+        store = SlowStore()
+        journal = MoveJournal(store)
+        woken: list[str] = []
+
+        async def move(table: str, person: bool) -> None:
+            await journal.append(table, _move(1), first=person)
+            woken.append(table)
+
+        under_way = asyncio.create_task(move("t0", False))
+        await asyncio.sleep(0.05)  # a commit is under way; these wait for the next one
+        waiting = [asyncio.create_task(move(f"bot{n}", False)) for n in range(5)]
+        waiting.append(asyncio.create_task(move("person", True)))
+        await asyncio.sleep(0.05)
+        store.go.set()
+        await asyncio.gather(under_way, *waiting)
+        return woken, store
+
+    woken, store = asyncio.run(main())
+    assert store.commits[1][0] == ("person", 1)  # first in the commit, though it came last
+    assert woken[:2] == ["t0", "person"]  # and answered before the computer players who came before it
+    assert woken[2:] == [f"bot{n}" for n in range(5)]  # who keep their order

@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from nines.server.runtime import THRESHOLDS
+
 from ..services import ServerProcess, descendants
 
 
@@ -43,6 +45,9 @@ def test_nines_serve_starts_answers_health_and_logs_json(tmp_path: Path) -> None
                     ) from None
                 time.sleep(0.1)
         assert health["status"] == "ok" and health["database"] == "ok"
+        # once started, the server froze its start-up heap and set the collector for serving (runtime.settle)
+        assert health["collector"]["frozen"] > 10_000
+        assert health["collector"]["thresholds"] == list(THRESHOLDS)
         assert (tmp_path / "data" / "nines.db").exists()
         created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
             "game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}},

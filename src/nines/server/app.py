@@ -53,6 +53,7 @@ from .messages import (
 from .pubsub import Broker, LocalBroker, RedisBroker
 from .replay import ReplayFrames, match_record
 from .review import Reviews, review_job
+from .runtime import CollectorPauses, settle
 from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
 from .table import Table, TableError
@@ -182,10 +183,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
     reviews = Reviews(store, processes=config.review_processes)
     manager.action_listeners.append(reviews.after_action)
+    pauses = CollectorPauses()  # the garbage collector's pauses, reported by /health
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
+        pauses.install()
+        if config.settle:
+            settle()  # before the tables are loaded: they are not frozen (a finished table leaves memory)
         await manager.start()
         reviews.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
@@ -198,6 +203,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await manager.stop()
             reviews.close()
             store.close()
+            pauses.remove()
             log.info("server.stopped", instance=instance)
 
     app = FastAPI(title="Nines", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
@@ -277,6 +283,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "database": database,
             "pubsub": "redis" if config.redis_url else "local",
             "redis": redis,
+            "collector": pauses.summary(),
         }
 
     # -- games -----------------------------------------------------------------------

@@ -61,6 +61,11 @@ class ServerConfig:
     address: str = ""
     """Where people open the tables (``http://localhost:8000/``): printed once the server is ready."""
 
+    settle: bool = False
+    """Once started, freeze the start-up heap and set the collector's thresholds and the interpreter's
+    switch interval for serving (:func:`nines.server.runtime.settle`): process-wide, so ``nines serve``
+    sets it, not an application made inside another program (the tests)."""
+
     limits: Limits = field(default_factory=Limits)
     """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.limits`)."""
 

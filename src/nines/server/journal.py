@@ -9,6 +9,12 @@ acknowledged is a move kept; a quiet server still stores a lone move at once (no
 
 Each waiting move gets its own answer: stored, refused as a conflict (another process stored that
 move of the table first), or the database's failure (an outage).
+
+People first: a person's move (``first=True``) is answered before the computer players' moves of the
+same commit, and goes into the commit first when more wait than one commit holds.  The answers wake the
+moves' tasks in the order they are given, and each computer player's move then shows itself and the
+next computer player decides (a few milliseconds each on the event loop): answered first, the person's
+move is applied, shown and acknowledged before any of that, not after it.
 """
 
 from __future__ import annotations
@@ -33,12 +39,13 @@ class _Appends(Protocol):
 
 
 class _Waiting:
-    __slots__ = ("action", "answer", "table_id")
+    __slots__ = ("action", "answer", "first", "table_id")
 
-    def __init__(self, table_id: str, action: StoredAction, answer: asyncio.Future[None]) -> None:
+    def __init__(self, table_id: str, action: StoredAction, answer: asyncio.Future[None], first: bool) -> None:
         self.table_id = table_id
         self.action = action
         self.answer = answer
+        self.first = first
 
 
 class MoveJournal:
@@ -51,14 +58,15 @@ class MoveJournal:
         self.commits = 0  # transactions written (for the statistics: moves per commit)
         self.moves = 0
 
-    async def append(self, table_id: str, action: StoredAction) -> None:
-        """Store ``action`` of ``table_id``; returns once it is committed.
+    async def append(self, table_id: str, action: StoredAction, *, first: bool = False) -> None:
+        """Store ``action`` of ``table_id``; returns once it is committed (``first``: a person's move,
+        answered before the computer players' moves of its commit).
 
         Raises :class:`SeqConflict` if another writer stored that move first, or the database's
         error if it could not be reached (the move is then not stored).
         """
         answer: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Waiting(table_id, action, answer))
+        self._waiting.append(_Waiting(table_id, action, answer, first))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write(), name="move-journal")
         await asyncio.shield(answer)  # a caller that gives up does not cancel the others' commit
@@ -66,7 +74,9 @@ class MoveJournal:
     async def _write(self) -> None:
         """Commit what waits, again and again, until nothing waits (one writer at a time)."""
         while self._waiting:
-            batch, self._waiting = self._waiting[:MOST_PER_COMMIT], self._waiting[MOST_PER_COMMIT:]
+            # people's moves first (a stable sort: each kind keeps its order of arrival)
+            waiting = sorted(self._waiting, key=_later) if len(self._waiting) > 1 else self._waiting
+            batch, self._waiting = waiting[:MOST_PER_COMMIT], waiting[MOST_PER_COMMIT:]
             try:
                 answers: Sequence[SeqConflict | None] = await asyncio.to_thread(
                     self.store.append_actions, [(w.table_id, w.action) for w in batch]
@@ -85,6 +95,11 @@ class MoveJournal:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
+
+
+def _later(waiting: _Waiting) -> bool:
+    """The sort key that puts people's moves before computer players'."""
+    return not waiting.first
 
 
 def _answer(future: asyncio.Future[None], error: BaseException | None) -> None:

@@ -542,7 +542,7 @@ class TableManager:
             except RulesError as error:
                 raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
             table.seen_at[seat] = time.monotonic()
-            await self._commit(table, seat, action)
+            await self._commit(table, seat, action, person=True)
         ack = AckMessage(seq=table.seq, action=str(action))
         await self.publish(table, "action")
         return ack
@@ -577,14 +577,15 @@ class TableManager:
                 params={"sent": seq, "at": table.seq},
             )
 
-    async def _commit(self, table: Table, by: str, action: Any, *, stand_in: bool = False) -> None:
-        """Store, then apply, then show everyone (under the lock; the action was checked)."""
+    async def _commit(self, table: Table, by: str, action: Any, *, stand_in: bool = False, person: bool = False) -> None:
+        """Store, then apply, then show everyone (under the lock; the action was checked).  A person's own
+        move (``person``) is answered by the journal before computer players' moves (people first)."""
         state = table.state
         seat = state.to_act
         assert seat is not None
         stored = StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action), stand_in=stand_in)
         try:
-            await self.journal.append(table.id, stored)
+            await self.journal.append(table.id, stored, first=person)
         except SeqConflict:
             # another process took this move first: follow it, and refuse ours as stale
             await self._catch_up(table, force=True)

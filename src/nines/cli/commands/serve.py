@@ -62,6 +62,7 @@ def register(app: typer.Typer) -> None:
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
             review_processes=review_processes,
+            settle=True,
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
                           sockets_per_address=sockets_per_address),
         )
