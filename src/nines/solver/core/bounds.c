@@ -176,6 +176,31 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
     return best;
 }
 
+/* DDS's later tricks with the third-best trump, in bridge card play: the side holding the
+ * top trump (h1) is on lead and needs every trick; the other side holds the second-best
+ * trump (h2) with another trump and the third-best in the partner's hand (h3), and h1 plays
+ * just after h2 (when h1 plays just before, the rule of the guarded second trump applies).
+ * Then the other side takes a trick (tests/solver/test_later_tricks.py).
+ *
+ * Why: while the side on lead takes every trick it leads every trick, so with the seats h2,
+ * h1, h3 and h1's partner in play order, h3 always plays just after h1, and h2 plays last when
+ * h1 leads, second when h1's partner leads.  A trick with a trump in it goes to its highest
+ * trump, so taking every trick needs the top three trumps to fall in one trick.  The defence:
+ * h3 wins any trick in which h1 has played without the top trump and the third-best trump may
+ * be played (only its partner's second-best is higher), and otherwise keeps it while it has
+ * another legal card; h2, made to play a trump, plays the second-best when h1 has led without
+ * the top trump (it wins) and low when h1 has played it; when h1's partner leads trumps and
+ * h3's only trump is the third-best, it plays low (the top trump then drops the third-best
+ * alone and the second-best is master, or h3 wins the trick); otherwise (a ruff, or h3 with
+ * another trump) it plays the second-best: it wins, or the top trump takes it and h3, never
+ * made to follow with the third-best, keeps the master.  Without the guard h2 can be made to
+ * play the second-best alone under the top trump with the third-best beside it.  (The other
+ * forms of Le Neuf seat the sides otherwise: the rule is for two partnerships only.) */
+static inline int third_trump_trick(const Ctx *c, int h1, int h2, int h3) {
+    return c->partnerships && c->maxside[c->leader] == c->maxside[h1] && h1 == ((h2 + 1) & 3) &&
+           h3 == ((h2 + 2) & 3) && popc(c->hand[h2][c->trump]) > 1;
+}
+
 CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int p = c->leader, np = c->np, tr = c->trump, rem = c->tricks_left;
     const int lmax = c->maxside[p];
@@ -280,6 +305,14 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
                     popc(c->hand[h2][tr]) > 1) {
                     best[side2] = 1;
                     low[side2] = t2;
+                }
+                /* The same with the third-best trump (DDS's later tricks), looked at only when
+                 * one trick of that side settles the question: see third_trump_trick */
+                const uint32_t rest2 = rest & ~(1u << t2);
+                if (side2 != side && (side2 ? need <= 1 : need >= rem) && best[side2] < 1 && rest2 &&
+                    third_trump_trick(c, h1, h2, c->owner[tr][topbit(rest2)])) {
+                    best[side2] = 1;
+                    low[side2] = topbit(rest2);
                 }
             }
         }
