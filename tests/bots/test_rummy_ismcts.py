@@ -249,3 +249,14 @@ def test_a_card_a_table_wild_stands_for_counts_as_a_wild_in_the_race():
     player = RummyIsmcts(random.Random(3), RaceBudget(worlds=48, swaps=True))
     assert player._racing_wild(RummyReading(closed.view("1")))(False)(_c("5D")) is False
     assert player._racing_wild(RummyReading(closed.view("1")))(True)(_c("5D")) is True
+
+
+def test_the_expert_counts_swaps_and_ismcts_does_not():
+    state = position(
+        {"1": "7H 8H 9H 2S 5S KC QC JS", "2": "2H 3H QS KS AS"}, indicator="JC",
+        pile="9C 5D", stock="QD 3C 4H JH 8C 6S TH 2D AC",
+        table=(("2", "4D JK=5D 6D 7D"),), opened=("1", "2"),
+    )
+    view = state.view("1")
+    assert make_player("expert", "rummy", random.Random(3)).decide(view).action == Draw("discard")
+    assert make_player("ismcts", "rummy", random.Random(3)).decide(view).action == Draw("stock")

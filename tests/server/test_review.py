@@ -144,3 +144,23 @@ def test_reviews_waiting_are_bounded() -> None:
     finally:
         release.set()
         reviews.close()
+
+
+def test_the_deals_seen_per_table_are_bounded() -> None:
+    # found by the attacker's pass: a table that leaves memory unfinished (closed for idleness) kept its entry
+    # in the reviews' memory of the last deal started, one per table the server ever hosted
+    from types import SimpleNamespace
+
+    from nines.server.review import Reviews
+
+    reviews = Reviews(workers=1)
+    reviews._most_seen = 50
+    try:
+        for n in range(200):
+            state = SimpleNamespace(is_over=False, deal=SimpleNamespace(actions=["a move"]))
+            table = SimpleNamespace(id=f"t{n}", state=state, deal_number=lambda: 3)
+            reviews.after_action(table)  # type: ignore[arg-type]
+        assert len(reviews._seen) == 50 and "t199" in reviews._seen and "t0" not in reviews._seen
+        assert reviews._seen["t199"] == 2  # met for the first time mid-deal: the deals before it are not its to review
+    finally:
+        reviews.close()

@@ -91,6 +91,9 @@ def test_changes_close_together_reach_spectators_as_one_patch_and_the_seat_each_
                 assert last["type"] == "patch" and last["seq"] == table.seq and len(spectator.messages) == 3
                 assert shown(spectator) == shown(third)
             assert third.messages[-1]["rev"] == first.messages[-1]["rev"], "the newcomer shares the others' revision"
+            # the newcomer is sent the whole state once (the others' held patch went to the others only; it was
+            # once sent to the newcomer too, as a second whole state)
+            assert [m["type"] for m in third.messages] == ["state"]
             assert shown(third)["view"] == table.view_dict(None)
             assert shown(third)["view"]["hand"] == [], "a spectator never holds a seat's cards"
 

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -307,12 +308,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     # -- tables ----------------------------------------------------------------------
 
-    @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
+    @app.get("/api/tables", response_model=list[dict[str, Any]])
+    async def list_tables(request: Request) -> Response:
         """Public tables only (a table is private unless made public): those with open seats carry their
         invitation, so a seat can be taken from the home page; the others are there to watch."""
-        return [{**info.model_dump(mode="json"), "invite": invite if info.status == "waiting" else None}
-                for info, invite in await manager.listed()]
+        refusal = rates.lobby(_address(request.client))
+        if refusal is not None:
+            raise TableError(ErrorCode.LIMIT, refusal)
+        # sent as encoded, not through the framework's encoder (a listing is fifty tables' data; every home page
+        # asks for one every few seconds)
+        return Response(orjson.dumps(await manager.listed()), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:

@@ -82,13 +82,13 @@ class MoveJournal:
                     self.store.append_actions, [(w.table_id, w.action) for w in batch]
                 )
             except Exception as failure:  # noqa: BLE001 - an outage: every move of the batch is refused with it
-                for waiting in batch:
-                    _answer(waiting.answer, failure)
+                for refused in batch:
+                    _answer(refused.answer, failure)
                 continue
             self.commits += 1
             self.moves += len(batch)
-            for waiting, conflict in zip(batch, answers, strict=True):
-                _answer(waiting.answer, conflict)
+            for stored, conflict in zip(batch, answers, strict=True):
+                _answer(stored.answer, conflict)
 
     async def close(self) -> None:
         """Wait for the commit under way (at shutdown)."""

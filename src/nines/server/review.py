@@ -52,6 +52,11 @@ review asked for after 30 s of play waited 34 s behind the others, and the queue
 a deal that ends while this many wait is reviewed when someone asks for it.  Reviews asked for may wait
 twice as many; beyond that the request is refused (``limit``), to be asked again in a moment."""
 
+MOST_TABLES_SEEN = 10_000
+"""Tables whose last reviewed deal is remembered. A table that leaves memory unfinished (closed for idleness)
+never says goodbye to the reviews, so the oldest are dropped beyond this; one dropped and met again is treated
+as met for the first time, which reviews nothing twice."""
+
 KEEP_DEALS = 500
 """Reviews kept in memory, the least recently asked for dropped first (a review is 6 to 9 kB of JSON, some
 tens of kilobytes as Python objects; one dropped is computed again if asked for)."""
@@ -152,7 +157,8 @@ class Reviews:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review", initializer=yield_to_play)
         self._keep = keep
         self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
-        self._seen: dict[str, int] = {}
+        self._seen: dict[str, int] = {}  # the last deal started for each table, the least recently moved first
+        self._most_seen = MOST_TABLES_SEEN
 
     def start(self) -> None:
         """Start the worker processes now, with the server, rather than at the first deal's end: their
@@ -220,6 +226,9 @@ class Reviews:
             # just made ended a deal if the match is over or the next deal has no action yet
             fresh = state.is_over or not getattr(state.deal, "actions", True)
             seen = finished - 1 if fresh else finished
+        self._seen.pop(table.id, None)  # set again below, as the most recently moved
+        if len(self._seen) >= self._most_seen:
+            del self._seen[next(iter(self._seen))]
         if finished <= seen:
             self._seen[table.id] = seen
             return

@@ -410,13 +410,14 @@ class Table:
         except RuntimeError:  # no event loop (a script's own table): at once
             self._show_spectators()
 
-    def _show_spectators(self, info: dict[str, Any] | None = None) -> None:
+    def _show_spectators(self, info: dict[str, Any] | None = None, but: Connection | None = None) -> None:
+        """Send the spectators (``but`` one: it is about to get the whole state) what changed since their last."""
         if self._spectators_due is not None:
             self._spectators_due.cancel()
             self._spectators_due = None
         self._spectators_shown_at = time.monotonic()
         shown = info if info is not None else self.info_body()
-        self.shown.change([c for c in self.connections if c.seat is None], lambda seat: self.body(seat, shown))
+        self.shown.change([c for c in self.connections if c.seat is None and c is not but], lambda seat: self.body(seat, shown))
 
     def seat_moved(self, seat: str) -> None:
         """The seat's token changed (its person moved it to another browser): every socket that held it
@@ -430,7 +431,7 @@ class Table:
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
         if connection.seat is None and self._spectators_due is not None:
-            self._show_spectators()  # the others first: then all hold the same state, and share the next patch
+            self._show_spectators(but=connection)  # the others first: then all hold the same state, and share the next patch
         self.shown.whole(connection, self.body(connection.seat))
 
 
