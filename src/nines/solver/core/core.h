@@ -145,7 +145,7 @@ typedef struct {
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     int use_trick_cut;       /* the places in the trick (bit k: k cards down) where the mid-trick cutoff (trick_cut) pays */
     TT *tt;
-    uint64_t node_limit;     /* give up past this many nodes (0: never) */
+    uint64_t node_limit;     /* give up past this many nodes (UINT64_MAX: never) */
     int aborted;             /* set when it gave up: nothing more is stored, every search returns */
 } Ctx;
 

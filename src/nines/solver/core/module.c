@@ -193,7 +193,7 @@ static int begin_search(SolverObject *self, PyObject *args, PyObject *kw, char *
                                      extra, &max_nodes))
         return -1;
     if (setup_ctx(c, np, rule, trump, hands, leader, played, maxmask) < 0) return -1;
-    c->node_limit = max_nodes;
+    c->node_limit = max_nodes ? max_nodes : UINT64_MAX; /* one comparison a node */
     if (acquire(self) < 0) return -1;
     attach(self, c, maxmask);
     return 0;

@@ -70,7 +70,7 @@ static inline int boundary_cut(Ctx *c, uint16_t rel[NSUITS], int *hint, uint64_t
 
 static int search(Ctx *c, uint16_t rel[NSUITS]) {
     c->nodes++;
-    if (c->node_limit && c->nodes > c->node_limit) { /* the caller's budget is spent: unwind */
+    if (__builtin_expect(c->nodes > c->node_limit, 0)) { /* the caller's budget is spent: unwind */
         c->aborted = 1;
         rel[0] = rel[1] = rel[2] = rel[3] = 0;
         return 0;
