@@ -8,7 +8,7 @@
  * functions one part calls in another.  docs/solver.md walks through the search; the
  * parts are
  *   search.c          the zero-window driver (MTD style), the node's order of work, scoring
- *   moves.c           legal cards (both play rules), runs of equivalent cards
+ *   moves.h           legal cards (both play rules), runs of equivalent cards (inlined)
  *   order.c           move ordering: the weights' use, the table's hint, the final sort
  *   order_lead.c      ordering of leads (every form; bridge leads with trumps)
  *   order_lead_nt.c   ordering of leads in bridge card play without trumps
@@ -44,7 +44,7 @@
  * link-time optimisation, so the compiler may still inline it).  PROFILE_NOINLINE keeps
  * every one of them a function of its own, to see its share of the time in a profiler. */
 #ifdef PROFILE_NOINLINE
-#define HOT static __attribute__((noinline))
+#define HOT static __attribute__((noinline, unused)) /* unused: a header's helper a file does not call */
 #define CORE __attribute__((noinline))
 #else
 #define HOT static inline
@@ -305,9 +305,7 @@ int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t 
 void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint64_t k1, const uint16_t rel[NSUITS],
               int best);
 
-/* moves.c */
-void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]);
-int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv);
+/* moves.h: gen_legal, gen_moves (static inline, included where moves are generated) */
 
 /* order.c and the ordering of each kind of play */
 void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer, const Trick *t);

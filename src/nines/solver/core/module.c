@@ -8,6 +8,7 @@
 #include <Python.h>
 
 #include "core.h"
+#include "moves.h"
 
 /* ------------------------------------------------------------------------------------
  * Python glue

@@ -5,12 +5,13 @@
  *     from a guess (MTD style), each a plain boolean alpha-beta (solve_between);
  *   - at each trick boundary: the bounds (bounds.c), then the transposition table
  *     (table.c); in mid-trick, the trick cutoff (bounds.c);
- *   - only the top card of each run of equivalent cards is searched (moves.c), in the
+ *   - only the top card of each run of equivalent cards is searched (moves.h), in the
  *     order of order.c, the table's best card first;
  *   - every answer carries the ranks whose identity decided it (partition search), so the
  *     table can store it for every position that agrees on them.
  */
 #include "core.h"
+#include "moves.h"
 #include "weights.h"
 
 #ifdef SOLVER_STATS
