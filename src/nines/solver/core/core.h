@@ -127,6 +127,8 @@ typedef struct {
     int np, rule, trump; /* trump: suit 0..3, or -1 for no trumps */
     uint8_t maxside[MAXP];
     int partnerships;        /* four hands in two partnerships facing each other (N-S, E-W) */
+    int bridge;              /* ... following suit: bridge card play */
+    uint8_t wrap[2 * MAXP];  /* wrap[i]: seat i modulo the number of players (seat_at) */
     uint16_t hand[MAXP][NSUITS];
     uint16_t inplay[NSUITS]; /* union of the hands */
     uint64_t lens;           /* 4 bits per hand and suit: the number of cards */
@@ -155,10 +157,7 @@ typedef struct {
     int weight;
 } Move;
 
-static inline int seat_at(const Ctx *c, int k) {
-    int p = c->leader + k;
-    return p >= c->np ? p - c->np : p;
-}
+static inline int seat_at(const Ctx *c, int k) { return c->wrap[c->leader + k]; }
 
 /* index in tcard of the card winning the trick so far (n >= 1 cards) */
 static inline int trick_winner(const Ctx *c, int n) { return c->twin[n - 1]; }
@@ -269,7 +268,7 @@ static inline int holder(const Ctx *c, int s, uint32_t mask) {
 /* Bridge card play without trumps: two partnerships following suit, no trump suit (or
  * none of it left in play) */
 static inline int bridge_nt(const Ctx *c) {
-    return c->partnerships && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]);
+    return c->bridge && (c->trump < 0 || !c->inplay[c->trump]);
 }
 
 /* ------------------------------------------------------------------------------------
