@@ -61,6 +61,7 @@
 
 #if defined(__POPCNT__)
 static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int popc64(uint64_t x) { return __builtin_popcountll(x); }
 #else
 static inline int popc(uint32_t x) { /* without the instruction: a few shifts, no library call */
     x = x - ((x >> 1) & 0x55555555u);
@@ -68,8 +69,8 @@ static inline int popc(uint32_t x) { /* without the instruction: a few shifts, n
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (int)((x * 0x01010101u) >> 24);
 }
-#endif
 static inline int popc64(uint64_t x) { return popc((uint32_t)x) + popc((uint32_t)(x >> 32)); }
+#endif
 static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
 
