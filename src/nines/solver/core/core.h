@@ -61,6 +61,7 @@
 
 #if defined(__POPCNT__)
 static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int popc64(uint64_t x) { return __builtin_popcountll(x); }
 #else
 static inline int popc(uint32_t x) { /* without the instruction: a few shifts, no library call */
     x = x - ((x >> 1) & 0x55555555u);
@@ -68,8 +69,8 @@ static inline int popc(uint32_t x) { /* without the instruction: a few shifts, n
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (int)((x * 0x01010101u) >> 24);
 }
-#endif
 static inline int popc64(uint64_t x) { return popc((uint32_t)x) + popc((uint32_t)(x >> 32)); }
+#endif
 static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
 
@@ -127,6 +128,8 @@ typedef struct {
     int np, rule, trump; /* trump: suit 0..3, or -1 for no trumps */
     uint8_t maxside[MAXP];
     int partnerships;        /* four hands in two partnerships facing each other (N-S, E-W) */
+    int bridge;              /* ... following suit: bridge card play */
+    uint8_t wrap[2 * MAXP];  /* wrap[i]: seat i modulo the number of players (seat_at) */
     uint16_t hand[MAXP][NSUITS];
     uint16_t inplay[NSUITS]; /* union of the hands */
     uint64_t lens;           /* 4 bits per hand and suit: the number of cards */
@@ -155,10 +158,7 @@ typedef struct {
     int weight;
 } Move;
 
-static inline int seat_at(const Ctx *c, int k) {
-    int p = c->leader + k;
-    return p >= c->np ? p - c->np : p;
-}
+static inline int seat_at(const Ctx *c, int k) { return c->wrap[c->leader + k]; }
 
 /* index in tcard of the card winning the trick so far (n >= 1 cards) */
 static inline int trick_winner(const Ctx *c, int n) { return c->twin[n - 1]; }
@@ -269,7 +269,7 @@ static inline int holder(const Ctx *c, int s, uint32_t mask) {
 /* Bridge card play without trumps: two partnerships following suit, no trump suit (or
  * none of it left in play) */
 static inline int bridge_nt(const Ctx *c) {
-    return c->partnerships && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]);
+    return c->bridge && (c->trump < 0 || !c->inplay[c->trump]);
 }
 
 /* ------------------------------------------------------------------------------------

@@ -90,6 +90,8 @@ static int setup_ctx(Ctx *c, int np, int rule, int trump, PyObject *hands, int l
     c->np = np; c->rule = rule; c->trump = trump; c->leader = leader;
     for (int p = 0; p < np; p++) c->maxside[p] = (uint8_t)(maxmask >> p & 1);
     c->partnerships = np == 4 && (maxmask == 5 || maxmask == 10);
+    c->bridge = c->partnerships && rule == RULE_FOLLOW;
+    for (int i = 0; i < 2 * MAXP; i++) c->wrap[i] = (uint8_t)(i % np);
     PyObject *hs = PySequence_Fast(hands, "hands must be a sequence");
     if (!hs) return -1;
     if (PySequence_Fast_GET_SIZE(hs) != np) {

@@ -199,7 +199,7 @@ CORE int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint
         if (e->lb >= need || e->ub < need) {
             /* of the entries that answer, the one relying on the fewest cards: the
              * positions above are then stored for more positions alike */
-            const int k = popc((uint32_t)e->mask) + popc((uint32_t)(e->mask >> 32));
+            const int k = popc64(e->mask);
             if (k < best_k) { best_k = k; answer = e; }
             continue;
         }
