@@ -393,7 +393,7 @@ def main() -> None:
                       f"  {r['server_cores']:>10.2f} {r['client_cores']:>6.2f}", flush=True)
                 for n, collector in enumerate(r["collectors"]):
                     if collector:  # each generation: collections, their time in all and the longest, since start-up
-                        gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f})"
+                        gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f}, CPU {c['cpu_ms']:.0f})"
                                          for g, c in enumerate(collector["generations"]))
                         print(f"{'':16}server {n + 1} collector: {gens}; {collector['frozen']} objects frozen", flush=True)
     finally:

@@ -126,7 +126,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         if ordered:  # the wall clock: on a busy machine it says as much about the machine as about the server
             print(f"the person's moves: {len(ordered)}, answered in p50 {1000 * ordered[len(ordered) // 2]:.1f} ms, "
                   f"p99 {1000 * ordered[int(0.99 * len(ordered))]:.1f} ms, worst {1000 * ordered[-1]:.1f} ms", flush=True)
-        gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f})"
+        gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f}, CPU {c['cpu_ms']:.0f})"
                          for g, c in enumerate(pauses.summary()["generations"]))
         print(f"collector since start-up: {gens}", flush=True)
     finally:

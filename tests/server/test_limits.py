@@ -353,3 +353,15 @@ def test_a_sockets_message_window_allows_most_in_any_second_and_no_more() -> Non
     assert window.refusal(1.0) is None  # the first has left the window: one more
     assert window.refusal(1.05) is not None  # 0.1, 0.2 and 1.0 are within the second before 1.05
     assert window.refusal(1.2) is None
+
+
+def test_the_lobby_is_rate_limited_per_address(make_client: Callable[..., TestClient]) -> None:
+    # found by the attacker's pass: a listing costs the server about 20 ms of CPU (fifty tables), and nothing
+    # limited how often one client asked for it
+    with limited(make_client, lobby_per_minute=3) as client:
+        for _ in range(3):
+            assert client.get("/api/tables").status_code == 200
+        refused = client.get("/api/tables")
+        assert refused.status_code == 429 and refused.json()["code"] == "limit"
+        assert "the list of tables 3 times" in refused.json()["message"]
+        assert client.post("/api/tables", json={"game": "neuf", "seats": SEATS}).status_code == 201  # nothing else is

@@ -109,3 +109,23 @@ def test_people_are_remembered_by_name(client: TestClient) -> None:
     assert client.post("/api/people", json={"name": "Zoé"}).status_code == 200
     assert client.get("/api/people/Zoé/stats").json()["known"] is True
     assert client.post("/api/people", json={"name": "<script>"}).status_code == 422
+
+
+def test_the_lobby_lists_each_table_as_its_model_says(client: TestClient) -> None:
+    """The listing is built as plain data (not through the models, which were most of its cost): each entry,
+    for a table in memory and for one only in the database, is its model's dump plus the invitation."""
+    from nines.server.messages import TableInfo
+
+    seats = {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}
+    live = create_table(client, "neuf", seats, name="Ann", public=True)
+    stored = create_table(client, "rummy", {"1": {"kind": "me"}, "2": {"kind": "open"}}, options={"players": 2}, public=True)
+    manager = client.app.state.manager
+    del manager.tables[stored["table"]["id"]]  # as after a restart: listed from the database
+    listed = {t["id"]: t for t in client.get("/api/tables").json()}
+    assert set(listed) == {live["table"]["id"], stored["table"]["id"]}
+    for entry in listed.values():
+        body = {k: v for k, v in entry.items() if k != "invite"}
+        assert TableInfo.model_validate(body).model_dump(mode="json") == body
+        assert list(body) == list(TableInfo.model_fields)
+    assert listed[stored["table"]["id"]]["paused"] is True and listed[stored["table"]["id"]]["invite"] == stored["invite"]
+    assert listed[live["table"]["id"]]["seats"][0]["name"] == "Ann"

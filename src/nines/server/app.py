@@ -13,9 +13,11 @@ import json
 import sys
 import time
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -84,7 +86,8 @@ def error_response(error: TableError) -> JSONResponse:
 
 
 class SocketConnection:
-    """One WebSocket at a table; messages are queued and written in order by :meth:`pump`."""
+    """One WebSocket at a table; messages are queued and written in order by :meth:`pump`, or at once by
+    :meth:`flush` in the task of the socket's own request (people first: see :func:`_answer`)."""
 
     def __init__(self, websocket: WebSocket, seat: str | None, max_queued_bytes: int = 2 * 1024 * 1024) -> None:
         self.websocket = websocket
@@ -92,7 +95,9 @@ class SocketConnection:
         self.max_queued_bytes = max_queued_bytes
         self.queued_bytes = 0
         self._closed = False
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: deque[str] = deque()
+        self._wake = asyncio.Event()  # something to write, or the socket closed
+        self._writing = False  # a task is writing the queue now (the pump, or a flush)
 
     def send(self, message: BaseModel) -> None:
         self.send_text(message.model_dump_json())
@@ -106,29 +111,57 @@ class SocketConnection:
             self.close()
             return
         self.queued_bytes += len(text)
-        self._queue.put_nowait(text)
+        self._queue.append(text)
+        self._wake.set()
 
     def close(self) -> None:
+        """Write what is queued, then close the socket (the pump does both)."""
         if not self._closed:
             self._closed = True
-            self._queue.put_nowait(None)
+            self._wake.set()
 
     async def pump(self) -> None:
         while True:
-            text = await self._queue.get()
-            if text is None:
+            await self._wake.wait()
+            self._wake.clear()
+            await self._write_queued()
+            if self._closed and not self._writing and not self._queue:
                 with contextlib.suppress(Exception):
                     await self.websocket.close()
                 return
-            self.queued_bytes -= len(text)
-            await self.websocket.send_text(text)
+
+    async def reply(self, message: BaseModel) -> None:
+        """Queue ``message`` and write what is queued at once (the answer to this socket's own request)."""
+        self.send(message)
+        with contextlib.suppress(Exception):  # a socket that closed meanwhile: its own task ends it
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Write what is queued now, in the caller's task.  Handed to the pump, it would be written only
+        after every other task ready to run (under load, the other tables' computer players)."""
+        await self._write_queued()
+
+    async def _write_queued(self) -> None:
+        if self._writing:
+            return  # the task writing now writes these too, in order
+        self._writing = True
+        try:
+            while self._queue:
+                text = self._queue.popleft()
+                self.queued_bytes -= len(text)
+                await self.websocket.send_text(text)
+        finally:
+            self._writing = False
+            if self._closed:
+                self._wake.set()  # the pump closes the socket once nothing is left to write
 
 
 SocketHandler = Callable[[TableManager, Table, SocketConnection, Any], Awaitable[BaseModel | None]]
 
 
-async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> BaseModel:
-    return await manager.act(table, conn.seat, message.seq, message.action)
+async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> None:
+    # acknowledged by the move's own task as soon as it is applied (TableManager.act), written at once
+    await manager.act(table, conn.seat, message.seq, message.action, acknowledge=conn.reply)
 
 
 async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, message: AskHint) -> BaseModel:
@@ -307,12 +340,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     # -- tables ----------------------------------------------------------------------
 
-    @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
+    @app.get("/api/tables", response_model=list[dict[str, Any]])
+    async def list_tables(request: Request) -> Response:
         """Public tables only (a table is private unless made public): those with open seats carry their
         invitation, so a seat can be taken from the home page; the others are there to watch."""
-        return [{**info.model_dump(mode="json"), "invite": invite if info.status == "waiting" else None}
-                for info, invite in await manager.listed()]
+        refusal = rates.lobby(_address(request.client))
+        if refusal is not None:
+            raise TableError(ErrorCode.LIMIT, refusal)
+        # sent as encoded, not through the framework's encoder (a listing is fifty tables' data; every home page
+        # asks for one every few seconds)
+        return Response(orjson.dumps(await manager.listed()), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
@@ -535,20 +572,33 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message=problems, seq=table.seq))
         return
     handler = SOCKET_HANDLERS[type(message)]
+    if isinstance(message, Act):
+        # in this task: the move is checked and joins the next commit at once, then runs to its end in a task
+        # of its own (TableManager.act), so a socket closing mid-move never cuts it in half
+        await _answer(manager, table, conn, handler, message)
+        return
+    # a socket closing mid-request must not cut it in half: it runs to its end on its own
+    await asyncio.shield(_answer(manager, table, conn, handler, message))
+
+
+async def _answer(manager: TableManager, table: Table, conn: SocketConnection, handler: SocketHandler, message: Any) -> None:
+    """One request of a socket, answered by its own task, which also writes the answer (and the change it
+    made) to the socket at once.  People first: the acknowledgement of a person's move is not queued behind
+    the other tables' computer players, whose moves, committed with it, are woken after it (journal.py)."""
     try:
-        # a socket closing mid-move must not cut a move in half: the move runs to its end on its own
-        reply = await asyncio.shield(handler(manager, table, conn, message))
+        reply = await handler(manager, table, conn, message)
     except TableError as error:
         log.info("refused", table=table.id, seat=conn.seat or "spectator", code=error.code.value)
         conn.send(ErrorMessage(code=error.code, message=error.message, seq=table.seq, key=error.key, params=error.params))
-        return
     except StoreUnavailable as error:
         # the move (or request) was not stored, so the table is as it was: say so and keep the socket open
         log.warning("store.unavailable", table=table.id, seat=conn.seat or "spectator", error=str(error))
         conn.send(ErrorMessage(code=ErrorCode.UNAVAILABLE, message=UNAVAILABLE, seq=table.seq))
-        return
-    if reply is not None:
-        conn.send(reply)
+    else:
+        if reply is not None:
+            conn.send(reply)
+    with contextlib.suppress(Exception):  # a socket that closed meanwhile: its own task ends it
+        await conn.flush()
 
 
 def _address(client: Any) -> str:

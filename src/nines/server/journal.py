@@ -49,12 +49,21 @@ class _Waiting:
 
 
 class MoveJournal:
-    """Stores moves for a :class:`~nines.server.store.Store` by group commit (one per process)."""
+    """Stores moves for a :class:`~nines.server.store.Store` by group commit (one per process).
+
+    A commit runs in a thread of the default pool and answers its moves from there through one
+    ``call_soon_threadsafe`` (which also starts the next commit if moves wait): each move's task is woken
+    in the event loop's next round.  (Through ``asyncio.to_thread``, a writer task and a shield around
+    each answer, a move was woken four rounds after its commit, each round a few milliseconds of other
+    tables' work under load; every move waits for a commit, and for the one under way before it.)
+    """
 
     def __init__(self, store: _Appends) -> None:
         self.store = store
         self._waiting: list[_Waiting] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._writing = False  # a commit is under way (in a thread)
+        self._idle = asyncio.Event()  # set while no commit is under way (``close`` waits for it)
+        self._idle.set()
         self.commits = 0  # transactions written (for the statistics: moves per commit)
         self.moves = 0
 
@@ -63,38 +72,62 @@ class MoveJournal:
         answered before the computer players' moves of its commit).
 
         Raises :class:`SeqConflict` if another writer stored that move first, or the database's
-        error if it could not be reached (the move is then not stored).
+        error if it could not be reached (the move is then not stored).  A caller that gives up (its
+        task cancelled) cancels only its own wait: the commit goes on, and may store the move.
         """
-        answer: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Waiting(table_id, action, answer, first))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write(), name="move-journal")
-        await asyncio.shield(answer)  # a caller that gives up does not cancel the others' commit
+        await self.enqueue(table_id, action, first=first)
 
-    async def _write(self) -> None:
-        """Commit what waits, again and again, until nothing waits (one writer at a time)."""
-        while self._waiting:
-            # people's moves first (a stable sort: each kind keeps its order of arrival)
-            waiting = sorted(self._waiting, key=_later) if len(self._waiting) > 1 else self._waiting
-            batch, self._waiting = waiting[:MOST_PER_COMMIT], waiting[MOST_PER_COMMIT:]
-            try:
-                answers: Sequence[SeqConflict | None] = await asyncio.to_thread(
-                    self.store.append_actions, [(w.table_id, w.action) for w in batch]
-                )
-            except Exception as failure:  # noqa: BLE001 - an outage: every move of the batch is refused with it
-                for waiting in batch:
-                    _answer(waiting.answer, failure)
-                continue
+    def enqueue(self, table_id: str, action: StoredAction, *, first: bool = False) -> asyncio.Future[None]:
+        """:meth:`append` in two: the move joins the next commit now, and the future returned is its answer."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[None] = loop.create_future()
+        self._waiting.append(_Waiting(table_id, action, answer, first))
+        if not self._writing:  # a quiet journal: the commit starts in the loop's next round, with what came meanwhile
+            self._writing = True
+            self._idle.clear()
+            loop.call_soon(self._start, loop)
+        return answer
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Take what waits (people's moves first, at most one commit's worth) and commit it in a thread."""
+        # a stable sort: each kind keeps its order of arrival
+        waiting = sorted(self._waiting, key=_later) if len(self._waiting) > 1 else self._waiting
+        batch, self._waiting = waiting[:MOST_PER_COMMIT], waiting[MOST_PER_COMMIT:]
+        self._writing = True
+        self._idle.clear()
+        loop.run_in_executor(None, self._commit, loop, batch)
+
+    def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[_Waiting]) -> None:
+        """In a thread: one transaction for the whole batch, then its answers handed to the event loop."""
+        try:
+            answers: Sequence[SeqConflict | None] | None = self.store.append_actions([(w.table_id, w.action) for w in batch])
+            failure: BaseException | None = None
+        except Exception as error:  # noqa: BLE001 - an outage: every move of the batch is refused with it
+            answers, failure = None, error
+        with contextlib.suppress(RuntimeError):  # the event loop is closed (the process stopped): nobody waits
+            loop.call_soon_threadsafe(self._answered, loop, batch, answers, failure)
+
+    def _answered(self, loop: asyncio.AbstractEventLoop, batch: list[_Waiting],
+                  answers: Sequence[SeqConflict | None] | None, failure: BaseException | None) -> None:
+        """On the event loop: every move of the commit answered (in the batch's order: people first),
+        and the next commit started if moves wait."""
+        self._writing = False
+        if answers is None:
+            for waiting in batch:
+                _answer(waiting.answer, failure)
+        else:
             self.commits += 1
             self.moves += len(batch)
             for waiting, conflict in zip(batch, answers, strict=True):
                 _answer(waiting.answer, conflict)
+        if self._waiting:
+            self._start(loop)
+        else:
+            self._idle.set()
 
     async def close(self) -> None:
-        """Wait for the commit under way (at shutdown)."""
-        if self._writer is not None:
-            with contextlib.suppress(Exception):
-                await self._writer
+        """Wait for the commits under way and those that wait (at shutdown)."""
+        await self._idle.wait()
 
 
 def _later(waiting: _Waiting) -> bool:

@@ -75,6 +75,10 @@ class Limits:
     messages_per_second: int = 20
     """Messages one socket may send in a second (a person sends one a move)."""
 
+    lobby_per_minute: int = 60
+    """Lobby listings one client address may ask for in a minute (the home page asks every 5 s; a listing
+    costs the server some milliseconds of CPU)."""
+
     reads_per_minute: int = 120
     """Records, replays and reviews of finished matches one client address may ask for in a minute
     (each may replay a whole match; the replay page asks for one deal at a time)."""
@@ -235,6 +239,7 @@ class Rates:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
         self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
+        self._lobby = RateLimitItemPerMinute(limits.lobby_per_minute)
         self.limits = limits
 
     def create_table(self, address: str) -> str | None:
@@ -250,6 +255,13 @@ class Rates:
             return None
         return Reason("server.limit_reads", f"this address has asked for {self.limits.reads_per_minute} records, replays and "
                       "reviews in the last minute; wait a moment", count=self.limits.reads_per_minute)
+
+    def lobby(self, address: str) -> str | None:
+        """Count a lobby listing asked for by this address, or say why not."""
+        if self._limiter.hit(self._lobby, "lobby", address):
+            return None
+        return Reason("server.limit_lobby", f"this address has asked for the list of tables {self.limits.lobby_per_minute} "
+                      "times in the last minute; wait a moment", count=self.limits.lobby_per_minute)
 
     def messages(self) -> MessageWindow:
         """A new socket's own count of its messages (see :class:`MessageWindow`)."""

@@ -47,7 +47,7 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     for (int o = 0; o < np; o++) {
         uint32_t ho = o == p ? 0 : c->hand[o][s];
         len[o] = popc(ho);
-        top[o] = ho ? topbit(ho) : -1;
+        top[o] = topbit(ho | 1u); /* read only while o still holds the suit */
         mate[o] = ho;
     }
     int rounds = 0;

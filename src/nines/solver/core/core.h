@@ -8,7 +8,7 @@
  * functions one part calls in another.  docs/solver.md walks through the search; the
  * parts are
  *   search.c          the zero-window driver (MTD style), the node's order of work, scoring
- *   moves.c           legal cards (both play rules), runs of equivalent cards
+ *   moves.h           legal cards (both play rules), runs of equivalent cards (inlined)
  *   order.c           move ordering: the weights' use, the table's hint, the final sort
  *   order_lead.c      ordering of leads (every form; bridge leads with trumps)
  *   order_lead_nt.c   ordering of leads in bridge card play without trumps
@@ -44,7 +44,7 @@
  * link-time optimisation, so the compiler may still inline it).  PROFILE_NOINLINE keeps
  * every one of them a function of its own, to see its share of the time in a profiler. */
 #ifdef PROFILE_NOINLINE
-#define HOT static __attribute__((noinline))
+#define HOT static __attribute__((noinline, unused)) /* unused: a header's helper a file does not call */
 #define CORE __attribute__((noinline))
 #else
 #define HOT static inline
@@ -61,6 +61,7 @@
 
 #if defined(__POPCNT__)
 static inline int popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int popc64(uint64_t x) { return __builtin_popcountll(x); }
 #else
 static inline int popc(uint32_t x) { /* without the instruction: a few shifts, no library call */
     x = x - ((x >> 1) & 0x55555555u);
@@ -68,8 +69,8 @@ static inline int popc(uint32_t x) { /* without the instruction: a few shifts, n
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (int)((x * 0x01010101u) >> 24);
 }
-#endif
 static inline int popc64(uint64_t x) { return popc((uint32_t)x) + popc((uint32_t)(x >> 32)); }
+#endif
 static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
 
@@ -127,6 +128,8 @@ typedef struct {
     int np, rule, trump; /* trump: suit 0..3, or -1 for no trumps */
     uint8_t maxside[MAXP];
     int partnerships;        /* four hands in two partnerships facing each other (N-S, E-W) */
+    int bridge;              /* ... following suit: bridge card play */
+    uint8_t wrap[2 * MAXP];  /* wrap[i]: seat i modulo the number of players (seat_at) */
     uint16_t hand[MAXP][NSUITS];
     uint16_t inplay[NSUITS]; /* union of the hands */
     uint64_t lens;           /* 4 bits per hand and suit: the number of cards */
@@ -145,7 +148,7 @@ typedef struct {
     int use_tt, use_bounds;  /* both 1 except when cross-checking the search in tests */
     int use_trick_cut;       /* the places in the trick (bit k: k cards down) where the mid-trick cutoff (trick_cut) pays */
     TT *tt;
-    uint64_t node_limit;     /* give up past this many nodes (0: never) */
+    uint64_t node_limit;     /* give up past this many nodes (UINT64_MAX: never) */
     int aborted;             /* set when it gave up: nothing more is stored, every search returns */
 } Ctx;
 
@@ -155,10 +158,7 @@ typedef struct {
     int weight;
 } Move;
 
-static inline int seat_at(const Ctx *c, int k) {
-    int p = c->leader + k;
-    return p >= c->np ? p - c->np : p;
-}
+static inline int seat_at(const Ctx *c, int k) { return c->wrap[c->leader + k]; }
 
 /* index in tcard of the card winning the trick so far (n >= 1 cards) */
 static inline int trick_winner(const Ctx *c, int n) { return c->twin[n - 1]; }
@@ -269,7 +269,7 @@ static inline int holder(const Ctx *c, int s, uint32_t mask) {
 /* Bridge card play without trumps: two partnerships following suit, no trump suit (or
  * none of it left in play) */
 static inline int bridge_nt(const Ctx *c) {
-    return c->partnerships && c->rule == RULE_FOLLOW && (c->trump < 0 || !c->inplay[c->trump]);
+    return c->bridge && (c->trump < 0 || !c->inplay[c->trump]);
 }
 
 /* ------------------------------------------------------------------------------------
@@ -305,9 +305,7 @@ int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint16_t 
 void tt_store(Ctx *c, int need, int result, uint64_t sig, uint64_t k0, uint64_t k1, const uint16_t rel[NSUITS],
               int best);
 
-/* moves.c */
-void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]);
-int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv);
+/* moves.h: gen_legal, gen_moves (static inline, included where moves are generated) */
 
 /* order.c and the ordering of each kind of play */
 void order_moves(const Ctx *c, int p, Move *mv, int n, int hint, int killer, const Trick *t);

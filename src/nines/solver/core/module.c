@@ -8,6 +8,7 @@
 #include <Python.h>
 
 #include "core.h"
+#include "moves.h"
 
 /* ------------------------------------------------------------------------------------
  * Python glue
@@ -89,6 +90,8 @@ static int setup_ctx(Ctx *c, int np, int rule, int trump, PyObject *hands, int l
     c->np = np; c->rule = rule; c->trump = trump; c->leader = leader;
     for (int p = 0; p < np; p++) c->maxside[p] = (uint8_t)(maxmask >> p & 1);
     c->partnerships = np == 4 && (maxmask == 5 || maxmask == 10);
+    c->bridge = c->partnerships && rule == RULE_FOLLOW;
+    for (int i = 0; i < 2 * MAXP; i++) c->wrap[i] = (uint8_t)(i % np);
     PyObject *hs = PySequence_Fast(hands, "hands must be a sequence");
     if (!hs) return -1;
     if (PySequence_Fast_GET_SIZE(hs) != np) {
@@ -193,7 +196,7 @@ static int begin_search(SolverObject *self, PyObject *args, PyObject *kw, char *
                                      extra, &max_nodes))
         return -1;
     if (setup_ctx(c, np, rule, trump, hands, leader, played, maxmask) < 0) return -1;
-    c->node_limit = max_nodes;
+    c->node_limit = max_nodes ? max_nodes : UINT64_MAX; /* one comparison a node */
     if (acquire(self) < 0) return -1;
     attach(self, c, maxmask);
     return 0;

@@ -5,12 +5,13 @@
  *     from a guess (MTD style), each a plain boolean alpha-beta (solve_between);
  *   - at each trick boundary: the bounds (bounds.c), then the transposition table
  *     (table.c); in mid-trick, the trick cutoff (bounds.c);
- *   - only the top card of each run of equivalent cards is searched (moves.c), in the
+ *   - only the top card of each run of equivalent cards is searched (moves.h), in the
  *     order of order.c, the table's best card first;
  *   - every answer carries the ranks whose identity decided it (partition search), so the
  *     table can store it for every position that agrees on them.
  */
 #include "core.h"
+#include "moves.h"
 #include "weights.h"
 
 #ifdef SOLVER_STATS
@@ -70,7 +71,7 @@ static inline int boundary_cut(Ctx *c, uint16_t rel[NSUITS], int *hint, uint64_t
 
 static int search(Ctx *c, uint16_t rel[NSUITS]) {
     c->nodes++;
-    if (c->node_limit && c->nodes > c->node_limit) { /* the caller's budget is spent: unwind */
+    if (__builtin_expect(c->nodes > c->node_limit, 0)) { /* the caller's budget is spent: unwind */
         c->aborted = 1;
         rel[0] = rel[1] = rel[2] = rel[3] = 0;
         return 0;

@@ -16,10 +16,22 @@
 #endif
 
 /* ------------------------------------------------------------------------------------
- * pext for 13-bit masks by table: gather the bits of x selected by m, packed low.
- * Used to write each suit as the sequence of its holders from the weakest card up,
- * in relative ranks (the cards already played are squeezed out).
+ * pext for 13-bit masks: gather the bits of x selected by m, packed low.  Used to write
+ * each suit as the sequence of its holders from the weakest card up, in relative ranks (the
+ * cards already played are squeezed out).  Built where the processor has a fast pext (BMI2,
+ * chosen by setup.py) with the instruction, elsewhere by table.
  * ---------------------------------------------------------------------------------- */
+#if defined(__BMI2__)
+#include <immintrin.h>
+
+CORE void init_tables(void) {}
+
+static inline uint32_t pext13(uint32_t x, uint32_t m) { return _pext_u32(x, m); }
+
+/* strength of the k-th strongest card (1 <= k <= its cards) of mask: the bit of mask
+ * that the (n - k + 1)-th lowest deposits into */
+static inline int kth_top(uint32_t mask, int k) { return topbit(_pdep_u32(1u << (popc(mask) - k), mask)); }
+#else
 static uint8_t PEXT7[128][128];
 
 CORE void init_tables(void) {
@@ -42,11 +54,12 @@ static inline uint32_t pext13(uint32_t x, uint32_t m) {
     return (uint32_t)PEXT7[lo][x & 127u] | ((uint32_t)PEXT7[hi][(x >> 7) & 63u] << popc(lo));
 }
 
-/* strength of the k-th strongest card (k >= 1) of mask */
+/* strength of the k-th strongest card (1 <= k <= its cards) of mask */
 static inline int kth_top(uint32_t mask, int k) {
     while (--k > 0) mask &= ~(1u << topbit(mask));
     return topbit(mask);
 }
+#endif
 
 CORE int tt_alloc(TT *t, size_t bytes) {
     size_t nb = 2;
@@ -186,7 +199,7 @@ CORE int tt_probe(Ctx *c, int need, uint64_t sig, uint64_t k0, uint64_t k1, uint
         if (e->lb >= need || e->ub < need) {
             /* of the entries that answer, the one relying on the fewest cards: the
              * positions above are then stored for more positions alike */
-            const int k = popc((uint32_t)e->mask) + popc((uint32_t)(e->mask >> 32));
+            const int k = popc64(e->mask);
             if (k < best_k) { best_k = k; answer = e; }
             continue;
         }

@@ -1,15 +1,19 @@
 /*
- * The cards a player may play, and which of them need searching.
+ * The cards a player may play, and which of them need searching.  A header of static inline
+ * functions (included by search.c and module.c): inlined into the search, a node saves the
+ * two calls (1.6% of the instructions a solve).
  *
  * The two play rules differ only in gen_legal: plain follow suit (Le Neuf, bridge) and
  * Elyigit's follow and beat, else trump and over-trump.  gen_moves then keeps one card per
  * run of equivalent cards (no other card in play between them).
  */
+#ifndef NINES_SOLVER_MOVES_H
+#define NINES_SOLVER_MOVES_H
 #include "core.h"
 
 /* The legal cards of player p now, per suit.  lrel receives the ranks whose identity
  * decided legality (Elyigit's "beat the best card on the table" makes ranks matter). */
-CORE void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]) {
+HOT void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[NSUITS]) {
     const uint16_t *h = c->hand[p];
     lrel[0] = lrel[1] = lrel[2] = lrel[3] = 0;
     if (c->ntable == 0) {
@@ -46,7 +50,7 @@ CORE void gen_legal(const Ctx *c, int p, uint16_t legal[NSUITS], uint16_t lrel[N
 }
 
 /* one representative per run of equivalent legal cards */
-CORE int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
+HOT int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) {
     int n = 0;
     for (int s = 0; s < NSUITS; s++) {
         uint16_t L = legal[s];
@@ -67,3 +71,5 @@ CORE int gen_moves(const Ctx *c, int p, const uint16_t legal[NSUITS], Move *mv) 
     }
     return n;
 }
+
+#endif

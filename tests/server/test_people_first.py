@@ -1,0 +1,91 @@
+"""People first: computer players' moves stored in the same commit as a person's are shown after it.
+
+Twelve tables of computer players alone move with no pause while a person plays at a thirteenth, all through
+the real manager, journal and SQLite store.  Every commit is recorded (which moves it held) and every move
+applied (by whom, in what order): whenever a person's move shares a commit with computer players' moves,
+none of those is applied before it.  With the answers given in the order the moves came, a computer
+player's move that came first was applied (and shown, and the next computer player decided) first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from nines.server.config import ServerConfig
+from nines.server.messages import CreateTable
+from nines.server.pubsub import LocalBroker
+from nines.server.store import SeqConflict, Store, StoredAction
+from nines.server.table import Table
+from nines.server.tables import TableManager
+
+BOTS_ALONE = 12
+PERSONS_MOVES = 25
+
+
+class Watching:
+    """A spectator socket that keeps nothing; the person's own tells when the table changed."""
+
+    def __init__(self, seat: str | None = None, changed: asyncio.Event | None = None) -> None:
+        self.seat = seat
+        self.changed = changed
+
+    def send(self, message: object) -> None:
+        self.send_text("")
+
+    def send_text(self, text: str) -> None:
+        if self.changed is not None:
+            self.changed.set()
+
+
+class RecordedStore(Store):
+    """The real store, recording what each commit held."""
+
+    commits: list[list[tuple[str, int]]]
+
+    def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]:
+        self.commits.append([(table_id, action.seq) for table_id, action in batch])
+        return super().append_actions(batch)
+
+
+def test_computer_players_moves_committed_with_a_persons_are_applied_after_it(tmp_path: Path) -> None:
+    async def main() -> tuple[list[list[tuple[str, int]]], list[tuple[str, int]], set[tuple[str, int]]]:
+        store = RecordedStore(f"sqlite:///{tmp_path / 'nines.db'}")
+        store.commits = []
+        store.migrate()
+        manager = TableManager(store, LocalBroker(), ServerConfig(database_url="", bot_delay_ms=0))
+        applied: list[tuple[str, int]] = []  # (table, seq) in the order the moves were applied
+        manager.action_listeners.append(lambda table: applied.append((table.id, table.seq)))
+        await manager.start()
+        bots = {s: {"kind": "bot", "bot": "basic"} for s in ("S", "W", "E")}
+        for _ in range(BOTS_ALONE):
+            seated = await manager.create(CreateTable.model_validate({"game": "neuf", "seats": bots, "bot_delay_ms": 0}))
+            await manager.attach(manager.tables[seated.table.id], Watching())
+        mine = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        seated = await manager.create(CreateTable.model_validate({"game": "neuf", "seats": mine, "bot_delay_ms": 0}))
+        table: Table = manager.tables[seated.table.id]
+        changed = asyncio.Event()
+        await manager.attach(table, Watching("S", changed))
+        rng = random.Random(7)
+        persons: set[tuple[str, int]] = set()  # the person's own moves (table, seq)
+        while len(persons) < PERSONS_MOVES and not table.state.is_over:
+            await asyncio.wait_for(changed.wait(), 30)
+            changed.clear()
+            if table.state.acting_seat == "S":
+                ack = await manager.act(table, "S", table.seq, str(rng.choice(table.state.legal_actions())))
+                persons.add((table.id, ack.seq))
+        await manager.stop()
+        store.close()
+        return store.commits, applied, persons
+
+    commits, applied, persons = asyncio.run(main())
+    order = {move: n for n, move in enumerate(applied)}
+    shared = 0
+    for commit in commits:
+        for person_move in (move for move in commit if move in persons):
+            others = [move for move in commit if move not in persons and move in order]
+            shared += bool(others)
+            assert all(order[person_move] < order[move] for move in others), (person_move, commit)
+    assert shared >= 5  # the person's moves did share commits with the computer players' (the case tested)
