@@ -130,6 +130,12 @@ class SocketConnection:
                     await self.websocket.close()
                 return
 
+    async def reply(self, message: BaseModel) -> None:
+        """Queue ``message`` and write what is queued at once (the answer to this socket's own request)."""
+        self.send(message)
+        with contextlib.suppress(Exception):  # a socket that closed meanwhile: its own task ends it
+            await self.flush()
+
     async def flush(self) -> None:
         """Write what is queued now, in the caller's task.  Handed to the pump, it would be written only
         after every other task ready to run (under load, the other tables' computer players)."""
@@ -153,8 +159,9 @@ class SocketConnection:
 SocketHandler = Callable[[TableManager, Table, SocketConnection, Any], Awaitable[BaseModel | None]]
 
 
-async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> BaseModel:
-    return await manager.act(table, conn.seat, message.seq, message.action)
+async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> None:
+    # acknowledged by the move's own task as soon as it is applied (TableManager.act), written at once
+    await manager.act(table, conn.seat, message.seq, message.action, acknowledge=conn.reply)
 
 
 async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, message: AskHint) -> BaseModel:
@@ -565,7 +572,12 @@ async def _dispatch(manager: TableManager, table: Table, conn: SocketConnection,
         conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message=problems, seq=table.seq))
         return
     handler = SOCKET_HANDLERS[type(message)]
-    # a socket closing mid-move must not cut a move in half: the move runs to its end on its own
+    if isinstance(message, Act):
+        # in this task: the move is checked and joins the next commit at once, then runs to its end in a task
+        # of its own (TableManager.act), so a socket closing mid-move never cuts it in half
+        await _answer(manager, table, conn, handler, message)
+        return
+    # a socket closing mid-request must not cut it in half: it runs to its end on its own
     await asyncio.shield(_answer(manager, table, conn, handler, message))
 
 

@@ -75,6 +75,10 @@ class MoveJournal:
         error if it could not be reached (the move is then not stored).  A caller that gives up (its
         task cancelled) cancels only its own wait: the commit goes on, and may store the move.
         """
+        await self.enqueue(table_id, action, first=first)
+
+    def enqueue(self, table_id: str, action: StoredAction, *, first: bool = False) -> asyncio.Future[None]:
+        """:meth:`append` in two: the move joins the next commit now, and the future returned is its answer."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[None] = loop.create_future()
         self._waiting.append(_Waiting(table_id, action, answer, first))
@@ -82,7 +86,7 @@ class MoveJournal:
             self._writing = True
             self._idle.clear()
             loop.call_soon(self._start, loop)
-        await answer
+        return answer
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Take what waits (people's moves first, at most one commit's worth) and commit it in a thread."""

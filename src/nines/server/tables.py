@@ -21,7 +21,7 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from ..bots import Player, players_for
@@ -525,32 +525,61 @@ class TableManager:
 
     # -- moves -------------------------------------------------------------------------
 
-    async def act(self, table: Table, seat: str | None, seq: int, text: str) -> AckMessage:
-        """Validate, store, apply and acknowledge one move by ``seat``; the state is unchanged if refused."""
+    async def act(self, table: Table, seat: str | None, seq: int, text: str,
+                  acknowledge: Callable[[AckMessage], Awaitable[None]] | None = None) -> AckMessage:
+        """Validate, store, apply and acknowledge one move by ``seat``; the state is unchanged if refused.
+
+        Checked and handed to the journal in the caller's own task (people first: no round of the event
+        loop between the person's message and its place in the next commit); from there on the move runs
+        to its end in a task of its own, which holds the table's lock until the move is applied and shown
+        (a caller that gives up, a socket closing mid-move, never cuts a move in half), then calls
+        ``acknowledge`` (the socket's answer, written at once rather than when the caller's task is woken).
+        """
         if seat is None:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
-        async with table.lock:
+        await table.lock.acquire()
+        try:
             # no read of the store first for moves other processes made: their events bring them, and a
             # move made elsewhere that this process has not heard of yet is refused as stale when it is
             # stored (SeqConflict), the table then caught up; the read cost a query per move in a thread
-            self.check_seq(table, seq)
-            if table.status == "waiting":
-                open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
-                raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})",
-                                 params={"seats": open_seats.split()})
-            state = table.state
-            try:
-                action = state.parse_action(text)
-                state.check(action, by=seat)
-            except MatchOver as error:
-                raise TableError(ErrorCode.MATCH_OVER, str(error), key=error.key, params=error.params) from None
-            except OutOfTurn as error:
-                raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
-            except RulesError as error:
-                raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
+            action = self._checked(table, seat, seq, text)
             table.seen_at[seat] = time.monotonic()
-            await self._commit(table, seat, action, person=True)
-        ack = AckMessage(seq=table.seq, action=str(action))
+            stored = self._stored(table, seat, action)
+            answer = self.journal.enqueue(table.id, stored, first=True)
+        except BaseException:
+            table.lock.release()
+            raise
+        return await asyncio.shield(self._acted(table, seat, action, stored, answer, acknowledge))
+
+    def _checked(self, table: Table, seat: str, seq: int, text: str) -> Any:
+        """The action ``text`` by ``seat`` at move ``seq``, if the rules allow it now (under the lock)."""
+        self.check_seq(table, seq)
+        if table.status == "waiting":
+            open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
+            raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})",
+                             params={"seats": open_seats.split()})
+        state = table.state
+        try:
+            action = state.parse_action(text)
+            state.check(action, by=seat)
+        except MatchOver as error:
+            raise TableError(ErrorCode.MATCH_OVER, str(error), key=error.key, params=error.params) from None
+        except OutOfTurn as error:
+            raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
+        except RulesError as error:
+            raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
+        return action
+
+    async def _acted(self, table: Table, seat: str, action: Any, stored: StoredAction, answer: asyncio.Future[None],
+                     acknowledge: Callable[[AckMessage], Awaitable[None]] | None) -> AckMessage:
+        """A person's move from its commit on: applied, shown, acknowledged (holding the lock ``act`` took)."""
+        try:
+            await self._apply_stored(table, seat, action, stored, answer)
+        finally:
+            table.lock.release()
+        ack = AckMessage(seq=stored.seq, action=str(action))
+        if acknowledge is not None:
+            await acknowledge(ack)
         await self.publish(table, "action")
         return ack
 
@@ -584,15 +613,24 @@ class TableManager:
                 params={"sent": seq, "at": table.seq},
             )
 
-    async def _commit(self, table: Table, by: str, action: Any, *, stand_in: bool = False, person: bool = False) -> None:
-        """Store, then apply, then show everyone (under the lock; the action was checked).  A person's own
-        move (``person``) is answered by the journal before computer players' moves (people first)."""
-        state = table.state
-        seat = state.to_act
+    async def _commit(self, table: Table, by: str, action: Any, *, stand_in: bool = False) -> None:
+        """Store, then apply, then show everyone (under the lock; the action was checked)."""
+        stored = self._stored(table, by, action, stand_in=stand_in)
+        await self._apply_stored(table, by, action, stored, self.journal.enqueue(table.id, stored))
+
+    def _stored(self, table: Table, by: str, action: Any, *, stand_in: bool = False) -> StoredAction:
+        """The next move of ``table`` as the journal stores it."""
+        seat = table.state.to_act
         assert seat is not None
-        stored = StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action), stand_in=stand_in)
+        return StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action), stand_in=stand_in)
+
+    async def _apply_stored(self, table: Table, by: str, action: Any, stored: StoredAction, answer: asyncio.Future[None]) -> None:
+        """Once the journal's ``answer`` says the move is stored: apply it and show everyone (under the lock).
+        A person's move (``first`` in the journal) is answered before computer players' moves (people first)."""
+        state = table.state
+        seat, stand_in = stored.seat, stored.stand_in
         try:
-            await self.journal.append(table.id, stored, first=person)
+            await answer
         except SeqConflict:
             # another process took this move first: follow it, and refuse ours as stale
             await self._catch_up(table, force=True)
