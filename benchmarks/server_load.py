@@ -314,8 +314,9 @@ async def drive(servers: list[Server], tables: int, spectators: int, warmup: flo
     split = [s.cpu_split_s() for s in servers]
     await asyncio.gather(*tasks, return_exceptions=False)
     figures.seconds = time.monotonic() - started
-    split = [tuple(b - a for a, b in zip(before, s.cpu_split_s(), strict=True)) for before, s in zip(split, servers, strict=True)]
-    figures.server_split_s = tuple(sum(part) for part in zip(*split, strict=True))  # type: ignore[assignment]
+    used = [tuple(b - a for a, b in zip(before, s.cpu_split_s(), strict=True)) for before, s in zip(split, servers, strict=True)]
+    loop, others, workers = (sum(part) for part in zip(*used, strict=True))
+    figures.server_split_s = (loop, others, workers)
     figures.server_cpu_s = sum(figures.server_split_s)
     figures.client_cpu_s = time.process_time() - mine
     figures.moves_per_s = figures.moves / max(1e-9, figures.seconds)  # type: ignore[attr-defined]
