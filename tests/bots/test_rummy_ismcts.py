@@ -227,36 +227,33 @@ def test_the_race_players_end_a_hand_without_caps():
     assert state.deals[-1].result["ended_by"] == "out"
 
 
+def swap_position(opened: tuple[str, ...]) -> RummyState:
+    """The 5D on the pile is the card the joker in seat 2's diamond run stands for."""
+    return position(
+        {"1": "7H 8H 9H 2S 5S KC QC JS", "2": "2H 3H QS KS AS"}, indicator="JC",
+        pile="9C 5D", stock="QD 3C 4H JH 8C 6S TH 2D AC",
+        table=(("2", "4D JK=5D 6D 7D"),), opened=opened,
+    )
+
+
 def test_a_card_a_table_wild_stands_for_counts_as_a_wild_in_the_race():
     # seat 1 has opened; the 5D on the pile is the card the joker on the table stands for, so
     # taking it and swapping gives seat 1 a wild: the race sees it only when it counts swaps
-    state = position(
-        {"1": "7H 8H 9H 2S 5S KC QC JS", "2": "2H 3H QS KS AS"}, indicator="JC",
-        pile="9C 5D", stock="QD 3C 4H JH 8C 6S TH 2D AC",
-        table=(("2", "4D JK=5D 6D 7D"),), opened=("1", "2"),
-    )
+    state = swap_position(opened=("1", "2"))
     view = state.view("1")
     blind = RummyIsmcts(random.Random(3), RaceBudget(worlds=48)).decide(view)
     seeing = RummyIsmcts(random.Random(3), RaceBudget(worlds=48, swaps=True)).decide(view)
     assert blind.action == Draw("stock"), blind.reason
     assert seeing.action == Draw("discard"), seeing.reason
     # before opening no swap is allowed: the 5D is no wild to a player who has not opened
-    closed = position(
-        {"1": "7H 8H 9H 2S 5S KC QC JS", "2": "2H 3H QS KS AS"}, indicator="JC",
-        pile="9C 5D", stock="QD 3C 4H JH 8C 6S TH 2D AC",
-        table=(("2", "4D JK=5D 6D 7D"),), opened=("2",),
-    )
+    closed = swap_position(opened=("2",))
     player = RummyIsmcts(random.Random(3), RaceBudget(worlds=48, swaps=True))
     assert player._racing_wild(RummyReading(closed.view("1")))(False)(_c("5D")) is False
     assert player._racing_wild(RummyReading(closed.view("1")))(True)(_c("5D")) is True
 
 
 def test_the_expert_counts_swaps_and_ismcts_does_not():
-    state = position(
-        {"1": "7H 8H 9H 2S 5S KC QC JS", "2": "2H 3H QS KS AS"}, indicator="JC",
-        pile="9C 5D", stock="QD 3C 4H JH 8C 6S TH 2D AC",
-        table=(("2", "4D JK=5D 6D 7D"),), opened=("1", "2"),
-    )
+    state = swap_position(opened=("1", "2"))
     view = state.view("1")
     assert make_player("expert", "rummy", random.Random(3)).decide(view).action == Draw("discard")
     assert make_player("ismcts", "rummy", random.Random(3)).decide(view).action == Draw("stock")

@@ -174,7 +174,9 @@ class GameState(ABC):
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
-        """Every legal action for the seat to act, sorted and without repeats."""
+        """Every legal action for the seat to act, sorted and without repeats.  Where the rules let one move
+        be written several ways, a game may name it once (rummy names a lay once per set of places, however
+        its wilds are ordered); :meth:`check` accepts every way."""
 
     @abstractmethod
     def _apply(self, action: Action) -> None:

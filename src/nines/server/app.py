@@ -124,7 +124,7 @@ class SocketConnection:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            await self._write_queued()
+            await self.flush()
             if self._closed and not self._writing and not self._queue:
                 with contextlib.suppress(Exception):
                     await self.websocket.close()
@@ -139,9 +139,6 @@ class SocketConnection:
     async def flush(self) -> None:
         """Write what is queued now, in the caller's task.  Handed to the pump, it would be written only
         after every other task ready to run (under load, the other tables' computer players)."""
-        await self._write_queued()
-
-    async def _write_queued(self) -> None:
         if self._writing:
             return  # the task writing now writes these too, in order
         self._writing = True

@@ -93,8 +93,6 @@ class MoveJournal:
         # a stable sort: each kind keeps its order of arrival
         waiting = sorted(self._waiting, key=_later) if len(self._waiting) > 1 else self._waiting
         batch, self._waiting = waiting[:MOST_PER_COMMIT], waiting[MOST_PER_COMMIT:]
-        self._writing = True
-        self._idle.clear()
         loop.run_in_executor(None, self._commit, loop, batch)
 
     def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[_Waiting]) -> None:
@@ -111,7 +109,6 @@ class MoveJournal:
                   answers: Sequence[SeqConflict | None] | None, failure: BaseException | None) -> None:
         """On the event loop: every move of the commit answered (in the batch's order: people first),
         and the next commit started if moves wait."""
-        self._writing = False
         if answers is None:
             for waiting in batch:
                 _answer(waiting.answer, failure)
@@ -121,8 +118,9 @@ class MoveJournal:
             for waiting, conflict in zip(batch, answers, strict=True):
                 _answer(waiting.answer, conflict)
         if self._waiting:
-            self._start(loop)
+            self._start(loop)  # still writing
         else:
+            self._writing = False
             self._idle.set()
 
     async def close(self) -> None:

@@ -220,13 +220,12 @@ class Reviews:
         if number is None:
             return
         finished = number if state.is_over else number - 1
-        seen = self._seen.get(table.id)
+        seen = self._seen.pop(table.id, None)  # set again below, as the most recently moved
         if seen is None:
             # a table met for the first time (a new table, or one rebuilt at start-up): the move
             # just made ended a deal if the match is over or the next deal has no action yet
             fresh = state.is_over or not getattr(state.deal, "actions", True)
             seen = finished - 1 if fresh else finished
-        self._seen.pop(table.id, None)  # set again below, as the most recently moved
         if len(self._seen) >= self._most_seen:
             del self._seen[next(iter(self._seen))]
         if finished <= seen:
