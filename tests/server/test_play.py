@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -155,3 +156,37 @@ def test_a_finished_match_nobody_watches_leaves_the_servers_memory(client: TestC
     assert again["table"]["status"] == "over" and again["table"]["winners"] == over["table"]["winners"]
     assert client.get(f"/api/tables/{table_id}/record").status_code == 200
     assert table_id not in manager.tables  # reading it did not bring it back for good
+
+
+def test_a_move_stored_when_the_statistics_cannot_be_written_is_acknowledged(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # found by the attacker's pass: the database going away between a move's commit and its deal's statistics
+    # answered the mover "nothing was done" for a move that was stored and applied (resent, it was stale)
+    from nines.server.store import StoreUnavailable
+
+    store = client.app.state.manager.store  # type: ignore[attr-defined]
+    failures: list[int] = []
+
+    def failing(stats: Any) -> None:
+        failures.append(len(stats))
+        raise StoreUnavailable("the database went away")
+
+    monkeypatch.setattr(store, "add_deal_stats", failing)
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Di", options={"start_score": 1})
+    table_id, token = seated["table"]["id"], seated["token"]
+    refused = []
+    with Socket(client, table_id, "S", token) as sock:
+        while True:
+            message = sock.receive()
+            if message["type"] == "error":
+                refused.append(message)
+            if message["type"] != "state" or message["seq"] == sock._moved_at:
+                continue
+            if message["table"]["status"] == "over":
+                break
+            if message["view"]["legal"]:
+                sock.send({"type": "act", "seq": message["seq"], "action": pick(message)})
+    assert failures, "the statistics were to be written"
+    assert not refused, refused
+    assert state_of(client, table_id)["seq"] == message["seq"]

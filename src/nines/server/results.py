@@ -40,13 +40,23 @@ async def count_results(store: Store, table: Table) -> None:
             outcome = fronts.deal_outcome(state, record, deal, seat)
             stood_in = sum(1 for q in seqs if table.stand_ins.get(q) == seat)
             stats.append(DealStat(table.id, number, seat, person, table.spec.id, **outcome.__dict__, stand_in=stood_in))
-    table.deals_counted = len(deals)
+    # counted before the write (a count running meanwhile does not write them again), and uncounted if the
+    # write fails: the next count writes them
+    counted, table.deals_counted = table.deals_counted, len(deals)
     if stats:
-        await asyncio.to_thread(store.add_deal_stats, stats)
+        try:
+            await asyncio.to_thread(store.add_deal_stats, stats)
+        except BaseException:
+            table.deals_counted = counted
+            raise
     if state.is_over and not table.match_counted:
         table.match_counted = True
         results = [MatchStat(table.id, seat, person, table.spec.id, fronts.match_won(record, seat)) for seat, person in people.items()]
-        await asyncio.to_thread(store.add_match_stats, results)
+        try:
+            await asyncio.to_thread(store.add_match_stats, results)
+        except BaseException:
+            table.match_counted = False
+            raise
 
 
 def deal_starts(record: dict[str, Any]) -> dict[int, int]:

@@ -642,10 +642,17 @@ class TableManager:
         table.moved_at = utcnow()
         table.turn_changed()
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
-        if state.is_over:
-            await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
-            log.info("table.over", table=table.id, winners=list(state.winners))
-        await count_results(self.store, table)
+        try:
+            if state.is_over:
+                await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
+                log.info("table.over", table=table.id, winners=list(state.winners))
+            await count_results(self.store, table)
+        except StoreUnavailable as error:
+            # the move is stored and applied: it is shown and acknowledged all the same (refused, it would
+            # say "nothing was done" of a move that was, and its resending would be stale). The statistics
+            # not written are counted at the next move; a match not marked over is marked when the table is
+            # next rebuilt from the store (see get)
+            log.warning("store.after_move", table=table.id, seq=stored.seq, error=str(error))
         for listener in self.action_listeners:
             listener(table)
         table.broadcast()
