@@ -51,10 +51,10 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     int limit = popc(x), maxlen = 0, nmates = 0;
     uint32_t mate[MAXP];   /* a teammate's cards of the suit not yet played */
     int must_trump[MAXP];  /* ... and whether, void of it, it must trump */
+    const int ruffs = tr >= 0 && s != tr; /* whether a player out of the suit may hold a trump */
     for (int o = 0; o < np; o++) {
         if (o == p) continue;
         const uint32_t ho = c->hand[o][s];
-        const int has_trump = tr >= 0 && s != tr && c->hand[o][tr] != 0;
         if (c->maxside[o] != me) {
             const int l = popc(ho);
             if (l > maxlen) maxlen = l;
@@ -62,12 +62,12 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
                 const int above = popc(x & ABOVE(topbit(ho)));
                 if (above < l && above < limit) limit = above;
             }
-            if (has_trump && !drawn && l < limit) limit = l;
+            if (l < limit && !drawn && ruffs && c->hand[o][tr]) limit = l;
             continue;
         }
         mate[nmates] = ho;
-        must_trump[nmates++] =
-            has_trump && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3]));
+        must_trump[nmates++] = ruffs && c->hand[o][tr] &&
+            (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3]));
     }
     int rounds = 0;
     for (int i = 1; i <= limit; i++) {
@@ -214,24 +214,22 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int lmax = c->maxside[p];
     uint16_t q[NSUITS];
     int top[NSUITS];
+    int held[MAXP] = {0, 0, 0, 0}; /* each player's cards in the suits whose top card it holds */
     for (int s = 0; s < NSUITS; s++) {
         top[s] = -1;
         uint32_t all = c->inplay[s];
         if (!all) continue;
-        top[s] = c->owner[s][topbit(all)];
+        const int o = c->owner[s][topbit(all)];
+        top[s] = o;
+        held[o] += popc(c->hand[o][s]);
     }
     /* sure tricks are only cashed in suits whose top card the leader's side holds: a cheap
      * ceiling first, and the count only when it could reach the cutoff */
     const int cutoff = lmax ? need : rem - need + 1;
-    int own = 0, mate = 0; /* the leader's cards in those suits, then the most a teammate has */
-    for (int o = 0; o < np; o++) {
-        if (c->maxside[o] != lmax) continue;
-        int sum = 0;
-        for (int s = 0; s < NSUITS; s++)
-            if (top[s] == o) sum += popc(c->hand[o][s]);
-        if (o == p) own = sum;
-        else if (sum > mate) mate = sum;
-    }
+    const int own = held[p]; /* the leader's cards in those suits, then the most a teammate has */
+    int mate = 0;
+    for (int o = 0; o < np; o++)
+        if (o != p && c->maxside[o] == lmax && held[o] > mate) mate = held[o];
     const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
     int qt = ceiling >= cutoff ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {
