@@ -42,38 +42,46 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     const uint32_t others = c->inplay[s] & ~x;
     if (others && topbit(others) > topbit(x)) return 0; /* someone else holds the top card */
     const int np = c->np, tr = c->trump, me = c->maxside[p], elyigit = c->rule == RULE_ELYIGIT;
-    int len[MAXP], top[MAXP];
-    uint32_t mate[MAXP]; /* a teammate's cards of the suit not yet played */
+    /* The opponents' stops are known before a round is played: an opponent holding l cards
+     * of the suit follows to the first l rounds with its highest card, so it takes the lead
+     * in the first round in which p's card is below it (after the n of p's cards above it,
+     * when n < l); out of the suit with a trump, it may ruff from round l + 1 on (unless
+     * trumps are drawn).  limit: the rounds p keeps the lead as far as the opponents go;
+     * maxlen: p's card has to beat an opponent's in the first maxlen rounds. */
+    int limit = popc(x), maxlen = 0, nmates = 0;
+    uint32_t mate[MAXP];   /* a teammate's cards of the suit not yet played */
+    int must_trump[MAXP];  /* ... and whether, void of it, it must trump */
+    const int ruffs = tr >= 0 && s != tr; /* whether a player out of the suit may hold a trump */
     for (int o = 0; o < np; o++) {
-        uint32_t ho = o == p ? 0 : c->hand[o][s];
-        len[o] = popc(ho);
-        top[o] = topbit(ho | 1u); /* read only while o still holds the suit */
-        mate[o] = ho;
+        if (o == p) continue;
+        const uint32_t ho = c->hand[o][s];
+        if (c->maxside[o] != me) {
+            const int l = popc(ho);
+            if (l > maxlen) maxlen = l;
+            if (l) {
+                const int above = popc(x & ABOVE(topbit(ho)));
+                if (above < l && above < limit) limit = above;
+            }
+            if (l < limit && !drawn && ruffs && c->hand[o][tr]) limit = l;
+            continue;
+        }
+        mate[nmates] = ho;
+        must_trump[nmates++] = ruffs && c->hand[o][tr] &&
+            (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3]));
     }
     int rounds = 0;
-    for (int i = 1; x; i++) {
+    for (int i = 1; i <= limit; i++) {
         const int ci = topbit(x);
         x &= ~(1u << ci);
-        int followed = 0;
-        for (int o = 0; o < np; o++) {
-            if (o == p) continue;
-            const int has_trump = tr >= 0 && s != tr && c->hand[o][tr] != 0;
-            if (c->maxside[o] != me) {
-                if (drawn && len[o] < i) continue; /* its trumps are gone: it discards */
-                if (len[o] >= i) {
-                    if (top[o] > ci) goto done;
-                    followed = 1; /* p's card had to beat this opponent's */
-                } else if (has_trump) goto done; /* it may ruff */
+        int followed = i <= maxlen; /* p's card had to beat an opponent's */
+        for (int m = 0; m < nmates; m++) {
+            if (!mate[m]) {
+                if (must_trump[m]) goto done; /* a void teammate that must trump */
                 continue;
             }
-            if (!mate[o]) {
-                if (has_trump && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3])))
-                    goto done; /* a void teammate that must trump */
-                continue;
-            }
-            const uint32_t under = mate[o] & ((1u << ci) - 1u);
-            if (!under || (elyigit && under != mate[o])) goto done; /* it would overtake */
-            mate[o] &= ~(1u << topbit(under));
+            const uint32_t under = mate[m] & ((1u << ci) - 1u);
+            if (!under || (elyigit && under != mate[m])) goto done; /* it would overtake */
+            mate[m] &= ~(1u << topbit(under));
             followed = 1;
         }
         rounds++;
@@ -206,24 +214,22 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int lmax = c->maxside[p];
     uint16_t q[NSUITS];
     int top[NSUITS];
+    int held[MAXP] = {0, 0, 0, 0}; /* each player's cards in the suits whose top card it holds */
     for (int s = 0; s < NSUITS; s++) {
         top[s] = -1;
         uint32_t all = c->inplay[s];
         if (!all) continue;
-        top[s] = c->owner[s][topbit(all)];
+        const int o = c->owner[s][topbit(all)];
+        top[s] = o;
+        held[o] += popc(c->hand[o][s]);
     }
     /* sure tricks are only cashed in suits whose top card the leader's side holds: a cheap
      * ceiling first, and the count only when it could reach the cutoff */
     const int cutoff = lmax ? need : rem - need + 1;
-    int own = 0, mate = 0; /* the leader's cards in those suits, then the most a teammate has */
-    for (int o = 0; o < np; o++) {
-        if (c->maxside[o] != lmax) continue;
-        int sum = 0;
-        for (int s = 0; s < NSUITS; s++)
-            if (top[s] == o) sum += popc(c->hand[o][s]);
-        if (o == p) own = sum;
-        else if (sum > mate) mate = sum;
-    }
+    const int own = held[p]; /* the leader's cards in those suits, then the most a teammate has */
+    int mate = 0;
+    for (int o = 0; o < np; o++)
+        if (o != p && c->maxside[o] == lmax && held[o] > mate) mate = held[o];
     const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
     int qt = ceiling >= cutoff ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {

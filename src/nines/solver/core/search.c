@@ -315,10 +315,13 @@ CORE int solve_value(Ctx *c, int guess) { return solve_between(c, guess, 0, MAXR
 
 /* MAX's tricks after a card of the player to move (its side MAX when mover_max): within the
  * bound of the position's value v when it is known, else searched from the best card's
- * value so far (best, -1: none yet) */
+ * value so far (best, -1: none yet).  The first question is whether the card does as well
+ * for the mover as the best so far: for MAX "at least best?", for MIN "MAX at least best + 1?"
+ * (a no holds MAX to best).  Asked "at least best?", MIN's card is nearly always a yes, a
+ * question its value answers anyway: a card one trick worse took three questions, not two. */
 static int score_card(Ctx *c, int v, int best, int mover_max) {
     if (v >= 0) return solve_between(c, v, mover_max ? 0 : v, mover_max ? v : MAXRANKS + 1);
-    return solve_between(c, best, 0, MAXRANKS + 1);
+    return solve_between(c, best >= 0 && !mover_max ? best + 1 : best, 0, MAXRANKS + 1);
 }
 
 
