@@ -396,7 +396,8 @@ def main() -> None:
                     if collector:  # each generation: collections, their time in all and the longest, since start-up
                         gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f}, CPU {c['cpu_ms']:.0f})"
                                          for g, c in enumerate(collector["generations"]))
-                        print(f"{'':16}server {n + 1} collector: {gens}; {collector['frozen']} objects frozen", flush=True)
+                        print(f"{'':16}server {n + 1} collector: {gens}; {collector['frozen']} objects frozen after the last full "
+                              f"collection, {collector.get('reclaims', 0)} reclaims", flush=True)
     finally:
         if postgres:
             postgres.close()

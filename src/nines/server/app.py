@@ -219,8 +219,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         pauses.install()
-        if config.settle:
-            settle()  # before the tables are loaded: they are not frozen (a finished table leaves memory)
+        # before the tables are loaded: the start-up heap frozen, and from then on what survives each collection
+        # (a finished table is still freed, by reference counting; cycles dead since frozen by the reclaims)
+        collector = settle() if config.settle else None
         await manager.start()
         reviews.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
@@ -234,6 +235,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             reviews.close()
             store.close()
             pauses.remove()
+            if collector is not None:
+                collector.remove()
             log.info("server.stopped", instance=instance)
 
     app = FastAPI(title="Nines", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
