@@ -188,6 +188,10 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
     const int t0 = c->partnerships ? p ^ 2 : 0, t1 = c->partnerships ? (p ^ 2) + 1 : c->np;
     for (int t = t0; t < t1; t++) {
         if (t == p || c->maxside[t] != c->maxside[p]) continue;
+        int lead_in = 0; /* p can lead a suit whose top card t holds: else no crossing to count */
+        for (int s = 0; s < NSUITS; s++)
+            if (top[s] == t && c->hand[p][s]) lead_in = 1;
+        if (!lead_in) continue;
         int total = 0, entry = 0;
         uint16_t qt[NSUITS] = {0, 0, 0, 0};
         for (int s = 0; s < NSUITS; s++) {
