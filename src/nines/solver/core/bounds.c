@@ -34,6 +34,28 @@
  * Which cards lie below p's card in a round is known once the holders of the cards from
  * p's card up are, so the count relies on the ranks from p's card in the last round in
  * which anyone else still held the suit. */
+/* What an opponent o of the player cashing x (its cards of suit s) does to the count: holding
+ * l cards of the suit it takes the lead in the round after the n of x above its best card,
+ * when n < l; out of the suit with a trump (may_ruff: trumps are not drawn) it may ruff from
+ * round l + 1.  limit: the rounds the count may reach; maxlen: the longest opponent holding. */
+static inline void cash_opponent(const Ctx *c, int o, int s, uint32_t x, int may_ruff, int *limit, int *maxlen) {
+    const uint32_t ho = c->hand[o][s];
+    const int l = popc(ho);
+    if (l > *maxlen) *maxlen = l;
+    if (l) {
+        const int above = popc(x & ABOVE(topbit(ho)));
+        if (above < l && above < *limit) *limit = above;
+    }
+    if (l < *limit && may_ruff && c->hand[o][c->trump]) *limit = l;
+}
+
+/* whether teammate o, once out of the suit cashed (not trumps), must trump: it holds a trump
+ * and Elyigit's rule makes it trump, or it holds nothing but trumps */
+static inline int teammate_must_trump(const Ctx *c, int o, int elyigit) {
+    const int tr = c->trump;
+    return c->hand[o][tr] && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3]));
+}
+
 HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     uint32_t x = c->hand[p][s];
     *low = -1;
@@ -52,22 +74,22 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     uint32_t mate[MAXP];   /* a teammate's cards of the suit not yet played */
     int must_trump[MAXP];  /* ... and whether, void of it, it must trump */
     const int ruffs = tr >= 0 && s != tr; /* whether a player out of the suit may hold a trump */
-    for (int o = 0; o < np; o++) {
-        if (o == p) continue;
-        const uint32_t ho = c->hand[o][s];
-        if (c->maxside[o] != me) {
-            const int l = popc(ho);
-            if (l > maxlen) maxlen = l;
-            if (l) {
-                const int above = popc(x & ABOVE(topbit(ho)));
-                if (above < l && above < limit) limit = above;
+    if (c->partnerships) { /* the opponents sit on either side, the partner opposite */
+        cash_opponent(c, p ^ 1, s, x, ruffs && !drawn, &limit, &maxlen);
+        cash_opponent(c, p ^ 3, s, x, ruffs && !drawn, &limit, &maxlen);
+        mate[0] = c->hand[p ^ 2][s];
+        must_trump[0] = ruffs && teammate_must_trump(c, p ^ 2, elyigit);
+        nmates = 1;
+    } else {
+        for (int o = 0; o < np; o++) {
+            if (o == p) continue;
+            if (c->maxside[o] != me) {
+                cash_opponent(c, o, s, x, ruffs && !drawn, &limit, &maxlen);
+                continue;
             }
-            if (l < limit && !drawn && ruffs && c->hand[o][tr]) limit = l;
-            continue;
+            mate[nmates] = c->hand[o][s];
+            must_trump[nmates++] = ruffs && teammate_must_trump(c, o, elyigit);
         }
-        mate[nmates] = ho;
-        must_trump[nmates++] = ruffs && c->hand[o][tr] &&
-            (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3]));
     }
     int rounds = 0;
     for (int i = 1; i <= limit; i++) {
@@ -162,8 +184,14 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
     const int own = best;
     uint16_t qown[NSUITS];
     memcpy(qown, q, sizeof qown);
-    for (int t = 0; t < c->np; t++) {
+    /* in two partnerships the one teammate sits opposite */
+    const int t0 = c->partnerships ? p ^ 2 : 0, t1 = c->partnerships ? (p ^ 2) + 1 : c->np;
+    for (int t = t0; t < t1; t++) {
         if (t == p || c->maxside[t] != c->maxside[p]) continue;
+        int lead_in = 0; /* p can lead a suit whose top card t holds: else no crossing to count */
+        for (int s = 0; s < NSUITS; s++)
+            if (top[s] == t && c->hand[p][s]) lead_in = 1;
+        if (!lead_in) continue;
         int total = 0, entry = 0;
         uint16_t qt[NSUITS] = {0, 0, 0, 0};
         for (int s = 0; s < NSUITS; s++) {
@@ -228,8 +256,10 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int cutoff = lmax ? need : rem - need + 1;
     const int own = held[p]; /* the leader's cards in those suits, then the most a teammate has */
     int mate = 0;
-    for (int o = 0; o < np; o++)
-        if (o != p && c->maxside[o] == lmax && held[o] > mate) mate = held[o];
+    if (c->partnerships) mate = held[p ^ 2]; /* the partner sits opposite */
+    else
+        for (int o = 0; o < np; o++)
+            if (o != p && c->maxside[o] == lmax && held[o] > mate) mate = held[o];
     const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
     int qt = ceiling >= cutoff ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {
