@@ -339,7 +339,8 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
         servers = [Server(url, redis.url if redis else None, folder, args.profile) for _ in range(processes)]
         figures = asyncio.run(drive(servers, args.tables, args.spectators, args.warmup, args.seconds))
         memory = [s.memory_mb() for s in servers]
-        collectors = [httpx.get(f"http://127.0.0.1:{s.port}/health", timeout=30).json().get("collector") for s in servers]
+        health = [httpx.get(f"http://127.0.0.1:{s.port}/health", timeout=30).json() for s in servers]
+        collectors = [h.get("collector") for h in health]
         acks_ms = [a * 1000 for a in figures.acks]
         return {
             "database": database, "processes": processes,
@@ -355,6 +356,7 @@ def run(database: str, processes: int, args: argparse.Namespace, postgres: Postg
             "server_cores": figures.server_cpu_s / max(1e-9, figures.seconds),
             "client_cores": figures.client_cpu_s / max(1e-9, figures.seconds),
             "collectors": collectors,  # each server's garbage collections since it started (/health)
+            "direct_frames": [h.get("sockets", {}).get("direct_frames") for h in health],  # written straight (wire.py)
         }
     finally:
         for server in servers:
@@ -396,7 +398,9 @@ def main() -> None:
                     if collector:  # each generation: collections, their time in all and the longest, since start-up
                         gens = ", ".join(f"gen{g}: {c['collections']} in {c['total_ms']:.0f} ms (worst {c['worst_ms']:.0f}, CPU {c['cpu_ms']:.0f})"
                                          for g, c in enumerate(collector["generations"]))
-                        print(f"{'':16}server {n + 1} collector: {gens}; {collector['frozen']} objects frozen", flush=True)
+                        print(f"{'':16}server {n + 1} collector: {gens}; {collector['frozen']} objects frozen after the last full "
+                              f"collection, {collector.get('reclaims', 0)} reclaims; {r['direct_frames'][n]} frames "
+                              "written straight to their connection", flush=True)
     finally:
         if postgres:
             postgres.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import threading
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -141,3 +142,23 @@ def test_a_persons_move_is_answered_before_the_computer_players_moves_of_its_com
     assert store.commits[1][0] == ("person", 1)  # first in the commit, though it came last
     assert woken[:2] == ["t0", "person"]  # and answered before the computer players who came before it
     assert woken[2:] == [f"bot{n}" for n in range(5)]  # who keep their order
+
+
+def test_the_next_commit_starts_as_soon_as_one_ends_without_waiting_for_the_event_loop() -> None:
+    """Under load the event loop is busy with the last commit's moves when the commit under way ends: the
+    commit thread starts the next one itself (it waited for the loop's turn: 14 ms commits 39 ms apart)."""
+    async def main() -> SlowStore:
+        store = SlowStore()
+        journal = MoveJournal(store)
+        under_way = journal.enqueue("a", _move(1))
+        await asyncio.sleep(0.05)  # the first commit is under way (waiting on the disk)
+        waiting = journal.enqueue("b", _move(1))
+        store.go.set()
+        time.sleep(0.5)  # noqa: ASYNC251 - the event loop kept busy on purpose: both commits are done by the end of it
+        assert store.commits == [[("a", 1)], [("b", 1)]]
+        await asyncio.wait_for(asyncio.gather(under_way, waiting), 5)
+        await asyncio.wait_for(journal.close(), 5)
+        assert (journal.commits, journal.moves) == (2, 2)
+        return store
+
+    asyncio.run(main())

@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import cast
 
+import httpx
 from fastapi import WebSocket
 
 from nines.server.app import SocketConnection
+
+from ..services import ServerProcess
+from .test_outages import Client
 
 
 class FakeSocket:
@@ -87,3 +92,36 @@ def test_a_reader_that_stops_reading_is_dropped_by_the_bytes_queued() -> None:
         assert socket.closed
 
     asyncio.run(main())
+
+
+def test_on_uvicorn_messages_are_written_straight_to_the_connection_and_every_patch_follows(tmp_path: Path) -> None:
+    """``nines serve`` (uvicorn): a socket's messages go straight to its connection as frames built once
+    (wire.py), and what a person and three spectators receive is whole: every patch starts from the state
+    the socket holds, and after the moves each holds what a fresh socket is sent."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path)
+    clients: list[Client] = []
+    try:
+        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        created = httpx.post(f"{server.http}/api/tables", json={"game": "neuf", "seats": seats, "bot_delay_ms": 0},
+                             timeout=30).json()
+        table_id = created["table"]["id"]
+        person = Client(server, table_id, "S", created["token"])
+        clients.append(person)
+        clients.extend(Client(server, table_id) for _ in range(3))
+        for _ in range(12):  # the person's moves; the computer players' in between
+            state = person.state_where(lambda m: bool(m["view"].get("legal")))
+            reply, _ = person.act(state)
+            assert reply["type"] == "ack", reply
+        # the person's turn again: the table stands still until they move, and every socket catches up
+        seq = person.state_where(lambda m: bool(m["view"].get("legal")))["seq"]
+        for client in list(clients):  # each followed every patch to the same state as a fresh socket's
+            held = client.state_where(lambda m: m["seq"] == seq)
+            fresh = Client(server, table_id, *(("S", created["token"]) if client is person else ()))
+            clients.append(fresh)
+            drop = ("rev", "table")  # the table's info says when it moved and who is connected
+            assert {k: v for k, v in held.items() if k not in drop} == {k: v for k, v in fresh.state.items() if k not in drop}
+        assert httpx.get(f"{server.http}/health", timeout=10).json()["sockets"]["direct_frames"] >= 4 * 12
+    finally:
+        for client in clients:
+            client.close()
+        server.stop()

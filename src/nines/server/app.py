@@ -60,6 +60,7 @@ from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
 from .table import Table, TableError
 from .tables import TableManager
+from .wire import DirectWriter, KeepServerSend, direct_writer, text_frame
 
 HTTP_STATUS = {
     ErrorCode.MALFORMED: 422,
@@ -98,6 +99,9 @@ class SocketConnection:
         self._queue: deque[str] = deque()
         self._wake = asyncio.Event()  # something to write, or the socket closed
         self._writing = False  # a task is writing the queue now (the pump, or a flush)
+        # on uvicorn: a message written at once as a frame built once for every socket (wire.py), when nothing
+        # waits before it and the connection would take it without waiting
+        self._direct = direct_writer(websocket.scope) if isinstance(getattr(websocket, "scope", None), dict) else None
 
     def send(self, message: BaseModel) -> None:
         self.send_text(message.model_dump_json())
@@ -105,6 +109,8 @@ class SocketConnection:
     def send_text(self, text: str) -> None:
         if self._closed:
             return
+        if self._direct is not None and not self._queue and not self._writing and self._direct.write(text_frame(text)):
+            return  # written: in order, since nothing of this socket's waited before it
         if self.queued_bytes + len(text) > self.max_queued_bytes:
             # a reader that stopped reading: drop it (by bytes held, not messages) and let it reconnect
             log.info("socket.slow_reader_dropped", seat=self.seat or "spectator", queued_bytes=self.queued_bytes)
@@ -146,7 +152,8 @@ class SocketConnection:
             while self._queue:
                 text = self._queue.popleft()
                 self.queued_bytes -= len(text)
-                await self.websocket.send_text(text)
+                if self._direct is None or not self._direct.write(text_frame(text)):
+                    await self.websocket.send_text(text)
         finally:
             self._writing = False
             if self._closed:
@@ -219,8 +226,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         pauses.install()
-        if config.settle:
-            settle()  # before the tables are loaded: they are not frozen (a finished table leaves memory)
+        # before the tables are loaded: the start-up heap frozen, and from then on what survives each collection
+        # (a finished table is still freed, by reference counting; cycles dead since frozen by the reclaims)
+        collector = settle() if config.settle else None
         await manager.start()
         reviews.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
@@ -234,6 +242,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             reviews.close()
             store.close()
             pauses.remove()
+            if collector is not None:
+                collector.remove()
             log.info("server.stopped", instance=instance)
 
     app = FastAPI(title="Nines", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
@@ -262,6 +272,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             log.info("http", method=request.method, path=request.url.path, status=response.status_code,
                      ms=round((time.perf_counter() - started) * 1000, 1))
         return response
+
+    app.add_middleware(KeepServerSend)  # outermost: a socket's own send from the server, for wire.py
 
     @app.exception_handler(TableError)
     async def on_table_error(request: Request, error: TableError) -> JSONResponse:
@@ -314,6 +326,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "pubsub": "redis" if config.redis_url else "local",
             "redis": redis,
             "collector": pauses.summary(),
+            "sockets": {"direct_frames": DirectWriter.written},  # messages written straight to the connection (wire.py)
         }
 
     # -- games -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -102,10 +103,20 @@ class TableDriver:
 
     def __init__(self, manager: TableManager, table: Table) -> None:
         self.manager = manager
-        self.table = table
+        # held weakly: the table holds its driver, and a driver holding its table made a reference cycle, so a
+        # finished table that left memory waited for a full collection, which a serving process makes only
+        # now and then (``runtime.py``); the task holds the table while it runs
+        self._table = weakref.ref(table)
         self.failures = 0
         self.moving_since: float | None = None  # when the move in progress began (the watchdog's clue)
         self.task: asyncio.Task[None] = asyncio.create_task(self._run(), name=f"driver-{table.id}")
+
+    @property
+    def table(self) -> Table:
+        table = self._table()
+        if table is None:
+            raise RuntimeError("the driver's table has left memory")  # never: read only while the task holds it
+        return table
 
     def alive(self) -> bool:
         return not self.task.done()

@@ -13,10 +13,23 @@ a tenth of the loop's time in the collector).
 
 So the server, once started (modules imported, schema migrated), collects once and *freezes* what is
 left (``gc.freeze``: moved to a permanent generation that no collection walks; it is still freed by
-reference counting), and raises the young generation's threshold (:data:`THRESHOLDS`) so that what
-a move allocates is mostly freed before any collection sees it.  Instagram's servers do the same
-(their write-up "Dismissing Python Garbage Collection at Instagram").  :class:`CollectorPauses` measures
-the collections and their pauses (a ``gc.callbacks`` hook): ``/health`` reports them.
+reference counting), as Instagram's servers do (their write-up "Dismissing Python Garbage Collection at
+Instagram").  That alone left the tables: what a match keeps (its moves, its tricks, the views' plain
+data) lives for minutes and grows with every move, so it was promoted from generation to generation and
+walked again by each older collection (a middle one of about 210 ms and a full one of 130 to 170 ms in
+38 s of ``benchmarks/server_load.py``; one such pause stalls some 70 moves in flight).  So
+:class:`Collector` freezes again after *every* collection: what survived one collection is out of all
+later ones, and each collection walks only what was allocated, and is still alive, since the last one
+(about ``THRESHOLDS[0]`` objects: a few milliseconds).  Nothing in the tables' own state is a reference
+cycle (a finished table is freed by reference counting the moment the manager forgets it;
+``test_runtime.py`` holds it so), so freezing it loses nothing.  What it would lose is a cycle that
+became garbage after it was frozen (an HTTP connection that was open at a collection, say): those are
+freed by a *reclaim* (unfreeze, one full collection, freeze again), run on the event loop when the
+process's resident memory has grown by half since the last one, and by 256 MB (:data:`RECLAIM_GROWTH`,
+:data:`RECLAIM_MORE_BYTES`), and at least
+every :data:`RECLAIM_EVERY_S` while anything is allocated, so the memory such cycles hold is bounded.
+:class:`CollectorPauses` measures the collections and their pauses (a ``gc.callbacks`` hook):
+``/health`` reports them.
 
 **The interpreter lock.**  The database's thread (the move journal's commits) runs Python between the
 database's own calls, each of which releases the interpreter lock; taking it back while the event loop
@@ -27,31 +40,149 @@ default).  A commit makes a few dozen such calls, so under load a commit that ne
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
+import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SWITCH_INTERVAL_S", "THRESHOLDS", "CollectorPauses", "settle"]
+__all__ = ["RECLAIM_EVERY_S", "RECLAIM_GROWTH", "RECLAIM_MORE_BYTES", "SWITCH_INTERVAL_S", "THRESHOLDS", "Collector", "CollectorPauses",
+           "installed", "resident_bytes", "settle"]
 
-THRESHOLDS = (20_000, 10, 10)
-"""``gc.set_threshold`` for a serving process (CPython's default: 700, 10, 10): a young collection per
-20,000 container objects allocated and not freed (a few hundred moves), the older generations as usual.
-A full collection then comes every hundred young ones (minutes under load), so the reference cycles
-of finished tables are still freed, not left to grow."""
+THRESHOLDS = (5_000, 10, 10)
+"""``gc.set_threshold`` for a serving process (CPython's default: 700, 10, 10): a collection per 5,000
+container objects allocated and not freed (a few hundred moves' growth of the tables' state under load;
+each walks about that many objects, a few milliseconds).  With everything older frozen after each
+collection (:class:`Collector`) the older generations hold nothing older than the last collection, so
+their collections cost what a young one does."""
+
+RECLAIM_GROWTH = 1.5
+"""A reclaim (unfreeze, a full collection, freeze) once resident memory is this many times what it was
+after the last one, and :data:`RECLAIM_MORE_BYTES` more: the memory that cycles dead since they were
+frozen can hold is bounded by it."""
+
+RECLAIM_MORE_BYTES = 256 * 2**20
+"""A server's memory grows for a few minutes after it starts without any cycle in it: the tables in play,
+their sockets, the caches filling up to their bounds (the reviews kept, the finished tables kept).  Under
+``benchmarks/server_load.py`` from 90 MB at start-up to 165 MB after 90 s, 0.6 MB a second, with no
+cyclic garbage to speak of; a reclaim at half as much again came within the first 40 s (a pause of 200 to
+600 ms).  So growth alone asks for a reclaim only past this much more."""
+
+RECLAIM_EVERY_S = 600.0
+"""And at least this often while the process allocates (a cycle dead since it was frozen is freed within
+ten minutes, however little memory it holds)."""
 
 SWITCH_INTERVAL_S = 0.0005
 """``sys.setswitchinterval`` for a serving process (CPython's default: 0.005)."""
 
 
-def settle() -> None:
-    """Once the server has started: collect, freeze what is left, and set the collector's thresholds and
-    the interpreter's switch interval for serving (see the module's docstring)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+def resident_bytes() -> int:
+    """This process's resident memory (Linux ``/proc/self/statm``; 0 where there is none: no reclaim by size)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+_installed: list[Collector] = []  # the one :func:`settle` installed in this process, if any
+
+
+def settle() -> Collector:
+    """Once the server has started, on its event loop: collect, freeze what is left, set the collector's
+    thresholds and freeze what survives each later collection (:class:`Collector`), and set the
+    interpreter's switch interval for serving (see the module's docstring)."""
+    for before in _installed:
+        before.remove()
+    _installed[:] = [Collector(asyncio.get_running_loop()).install()]
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    return _installed[0]
+
+
+def installed() -> Collector | None:
+    """The collector :func:`settle` installed in this process, if any."""
+    return _installed[0] if _installed else None
+
+
+class Collector:
+    """Freezes what survives each collection; reclaims (unfreeze, collect all, freeze) on the event loop
+    when resident memory grew by :data:`RECLAIM_GROWTH` and :data:`RECLAIM_MORE_BYTES`, or
+    :data:`RECLAIM_EVERY_S` passed.
+
+    The hook runs in whichever thread's allocation started the collection, while the collector is still
+    marked busy (a ``gc.collect`` there would do nothing): the reclaim is handed to the event loop.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, *, growth: float = RECLAIM_GROWTH, more: int = RECLAIM_MORE_BYTES,
+                 every_s: float = RECLAIM_EVERY_S, thresholds: tuple[int, int, int] = THRESHOLDS,
+                 resident: Callable[[], int] = resident_bytes, clock: Callable[[], float] = time.monotonic) -> None:
+        self.loop = loop
+        self.growth = growth
+        self.more = more
+        self.every_s = every_s
+        self.thresholds = thresholds
+        self.resident = resident
+        self.clock = clock
+        self.reclaims = 0
+        """reclaims since installed (the first collection, at install, not counted)"""
+        self.frozen = 0
+        """objects frozen right after the last full collection (counting them walks them all: only then)"""
+        self.resident_after = 0
+        """resident memory (bytes) right after the last full collection"""
+        self._at = 0.0
+        self._due = False
+        self._reclaiming = False
+
+    def install(self) -> Collector:
+        gc.collect()
+        gc.freeze()
+        self._mark()
+        gc.set_threshold(*self.thresholds)
+        if self._hook not in gc.callbacks:
+            gc.callbacks.append(self._hook)
+        return self
+
+    def remove(self) -> None:
+        if self._hook in gc.callbacks:
+            gc.callbacks.remove(self._hook)
+
+    def _mark(self) -> None:
+        self.frozen = gc.get_freeze_count()
+        self.resident_after = self.resident()
+        self._at = self.clock()
+
+    def _hook(self, phase: str, info: dict[str, Any]) -> None:
+        if phase != "stop":
+            return
+        gc.freeze()  # what survived this collection: out of every later one (still freed by reference counting)
+        if self._due or self._reclaiming:
+            return
+        if self.clock() - self._at >= self.every_s or self._grown():
+            self._due = True
+            with contextlib.suppress(RuntimeError):  # the loop closed: the process is ending
+                self.loop.call_soon_threadsafe(self.reclaim)
+
+    def _grown(self) -> bool:
+        now, after = self.resident(), self.resident_after
+        return now > after * self.growth and now > after + self.more
+
+    def reclaim(self) -> None:
+        """Unfreeze, collect everything (the cycles that died since they were frozen), freeze what is left."""
+        self._reclaiming = True
+        try:
+            gc.unfreeze()
+            gc.collect()  # the hook freezes what survives
+        finally:
+            self._reclaiming = False
+            self._due = False
+        self.reclaims += 1
+        self._mark()
 
 
 @dataclass
@@ -102,9 +233,14 @@ class CollectorPauses:
         return self.generations[2].collections
 
     def summary(self) -> dict[str, Any]:
-        """Plain data: per generation, collections, total and longest pause and CPU time (ms); objects frozen."""
+        """Plain data: per generation, collections, total and longest pause and CPU time (ms); objects frozen
+        after the last full collection and reclaims since start-up (with :func:`settle`; counting the frozen
+        objects now would walk them all, tens of milliseconds on a serving heap)."""
+        collector = installed()
         return {
-            "frozen": gc.get_freeze_count(),
+            "frozen": collector.frozen if collector is not None else 0,
+            "reclaims": collector.reclaims if collector is not None else 0,
+            "resident_mb_after": round(collector.resident_after / 2**20, 1) if collector is not None else None,
             "thresholds": list(gc.get_threshold()),
             "generations": [
                 {"collections": g.collections, "total_ms": round(g.total_s * 1000, 1), "worst_ms": round(g.worst_s * 1000, 1),

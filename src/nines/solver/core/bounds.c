@@ -34,6 +34,28 @@
  * Which cards lie below p's card in a round is known once the holders of the cards from
  * p's card up are, so the count relies on the ranks from p's card in the last round in
  * which anyone else still held the suit. */
+/* What an opponent o of the player cashing x (its cards of suit s) does to the count: holding
+ * l cards of the suit it takes the lead in the round after the n of x above its best card,
+ * when n < l; out of the suit with a trump (may_ruff: trumps are not drawn) it may ruff from
+ * round l + 1.  limit: the rounds the count may reach; maxlen: the longest opponent holding. */
+static inline void cash_opponent(const Ctx *c, int o, int s, uint32_t x, int may_ruff, int *limit, int *maxlen) {
+    const uint32_t ho = c->hand[o][s];
+    const int l = popc(ho);
+    if (l > *maxlen) *maxlen = l;
+    if (l) {
+        const int above = popc(x & ABOVE(topbit(ho)));
+        if (above < l && above < *limit) *limit = above;
+    }
+    if (l < *limit && may_ruff && c->hand[o][c->trump]) *limit = l;
+}
+
+/* whether teammate o, once out of the suit cashed (not trumps), must trump: it holds a trump
+ * and Elyigit's rule makes it trump, or it holds nothing but trumps */
+static inline int teammate_must_trump(const Ctx *c, int o, int elyigit) {
+    const int tr = c->trump;
+    return c->hand[o][tr] && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3]));
+}
+
 HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     uint32_t x = c->hand[p][s];
     *low = -1;
@@ -42,38 +64,46 @@ HOT int cash(const Ctx *c, int p, int s, int *low, int8_t *lowk, int drawn) {
     const uint32_t others = c->inplay[s] & ~x;
     if (others && topbit(others) > topbit(x)) return 0; /* someone else holds the top card */
     const int np = c->np, tr = c->trump, me = c->maxside[p], elyigit = c->rule == RULE_ELYIGIT;
-    int len[MAXP], top[MAXP];
-    uint32_t mate[MAXP]; /* a teammate's cards of the suit not yet played */
-    for (int o = 0; o < np; o++) {
-        uint32_t ho = o == p ? 0 : c->hand[o][s];
-        len[o] = popc(ho);
-        top[o] = topbit(ho | 1u); /* read only while o still holds the suit */
-        mate[o] = ho;
-    }
-    int rounds = 0;
-    for (int i = 1; x; i++) {
-        const int ci = topbit(x);
-        x &= ~(1u << ci);
-        int followed = 0;
+    /* The opponents' stops are known before a round is played: an opponent holding l cards
+     * of the suit follows to the first l rounds with its highest card, so it takes the lead
+     * in the first round in which p's card is below it (after the n of p's cards above it,
+     * when n < l); out of the suit with a trump, it may ruff from round l + 1 on (unless
+     * trumps are drawn).  limit: the rounds p keeps the lead as far as the opponents go;
+     * maxlen: p's card has to beat an opponent's in the first maxlen rounds. */
+    int limit = popc(x), maxlen = 0, nmates = 0;
+    uint32_t mate[MAXP];   /* a teammate's cards of the suit not yet played */
+    int must_trump[MAXP];  /* ... and whether, void of it, it must trump */
+    const int ruffs = tr >= 0 && s != tr; /* whether a player out of the suit may hold a trump */
+    if (c->partnerships) { /* the opponents sit on either side, the partner opposite */
+        cash_opponent(c, p ^ 1, s, x, ruffs && !drawn, &limit, &maxlen);
+        cash_opponent(c, p ^ 3, s, x, ruffs && !drawn, &limit, &maxlen);
+        mate[0] = c->hand[p ^ 2][s];
+        must_trump[0] = ruffs && teammate_must_trump(c, p ^ 2, elyigit);
+        nmates = 1;
+    } else {
         for (int o = 0; o < np; o++) {
             if (o == p) continue;
-            const int has_trump = tr >= 0 && s != tr && c->hand[o][tr] != 0;
             if (c->maxside[o] != me) {
-                if (drawn && len[o] < i) continue; /* its trumps are gone: it discards */
-                if (len[o] >= i) {
-                    if (top[o] > ci) goto done;
-                    followed = 1; /* p's card had to beat this opponent's */
-                } else if (has_trump) goto done; /* it may ruff */
+                cash_opponent(c, o, s, x, ruffs && !drawn, &limit, &maxlen);
                 continue;
             }
-            if (!mate[o]) {
-                if (has_trump && (elyigit || !(c->hand[o][(tr + 1) & 3] | c->hand[o][(tr + 2) & 3] | c->hand[o][(tr + 3) & 3])))
-                    goto done; /* a void teammate that must trump */
+            mate[nmates] = c->hand[o][s];
+            must_trump[nmates++] = ruffs && teammate_must_trump(c, o, elyigit);
+        }
+    }
+    int rounds = 0;
+    for (int i = 1; i <= limit; i++) {
+        const int ci = topbit(x);
+        x &= ~(1u << ci);
+        int followed = i <= maxlen; /* p's card had to beat an opponent's */
+        for (int m = 0; m < nmates; m++) {
+            if (!mate[m]) {
+                if (must_trump[m]) goto done; /* a void teammate that must trump */
                 continue;
             }
-            const uint32_t under = mate[o] & ((1u << ci) - 1u);
-            if (!under || (elyigit && under != mate[o])) goto done; /* it would overtake */
-            mate[o] &= ~(1u << topbit(under));
+            const uint32_t under = mate[m] & ((1u << ci) - 1u);
+            if (!under || (elyigit && under != mate[m])) goto done; /* it would overtake */
+            mate[m] &= ~(1u << topbit(under));
             followed = 1;
         }
         rounds++;
@@ -154,8 +184,14 @@ HOT int sure_tricks(const Ctx *c, int p, const int top[NSUITS], int cutoff, uint
     const int own = best;
     uint16_t qown[NSUITS];
     memcpy(qown, q, sizeof qown);
-    for (int t = 0; t < c->np; t++) {
+    /* in two partnerships the one teammate sits opposite */
+    const int t0 = c->partnerships ? p ^ 2 : 0, t1 = c->partnerships ? (p ^ 2) + 1 : c->np;
+    for (int t = t0; t < t1; t++) {
         if (t == p || c->maxside[t] != c->maxside[p]) continue;
+        int lead_in = 0; /* p can lead a suit whose top card t holds: else no crossing to count */
+        for (int s = 0; s < NSUITS; s++)
+            if (top[s] == t && c->hand[p][s]) lead_in = 1;
+        if (!lead_in) continue;
         int total = 0, entry = 0;
         uint16_t qt[NSUITS] = {0, 0, 0, 0};
         for (int s = 0; s < NSUITS; s++) {
@@ -206,24 +242,24 @@ CORE int bounds_cut(const Ctx *c, int need, uint16_t rel[NSUITS]) {
     const int lmax = c->maxside[p];
     uint16_t q[NSUITS];
     int top[NSUITS];
+    int held[MAXP] = {0, 0, 0, 0}; /* each player's cards in the suits whose top card it holds */
     for (int s = 0; s < NSUITS; s++) {
         top[s] = -1;
         uint32_t all = c->inplay[s];
         if (!all) continue;
-        top[s] = c->owner[s][topbit(all)];
+        const int o = c->owner[s][topbit(all)];
+        top[s] = o;
+        held[o] += popc(c->hand[o][s]);
     }
     /* sure tricks are only cashed in suits whose top card the leader's side holds: a cheap
      * ceiling first, and the count only when it could reach the cutoff */
     const int cutoff = lmax ? need : rem - need + 1;
-    int own = 0, mate = 0; /* the leader's cards in those suits, then the most a teammate has */
-    for (int o = 0; o < np; o++) {
-        if (c->maxside[o] != lmax) continue;
-        int sum = 0;
-        for (int s = 0; s < NSUITS; s++)
-            if (top[s] == o) sum += popc(c->hand[o][s]);
-        if (o == p) own = sum;
-        else if (sum > mate) mate = sum;
-    }
+    const int own = held[p]; /* the leader's cards in those suits, then the most a teammate has */
+    int mate = 0;
+    if (c->partnerships) mate = held[p ^ 2]; /* the partner sits opposite */
+    else
+        for (int o = 0; o < np; o++)
+            if (o != p && c->maxside[o] == lmax && held[o] > mate) mate = held[o];
     const int ceiling = own + mate; /* the leader's cashing, then one teammate's */
     int qt = ceiling >= cutoff ? sure_tricks(c, p, top, cutoff, q) : 0;
     if (qt >= cutoff) {
