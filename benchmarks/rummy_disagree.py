@@ -25,12 +25,13 @@ import argparse
 import math
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from nines.bots import make_player
-from nines.bots.base import Player
 from nines.games import get_game
 from nines.games.rummy import Discard, Draw, RummyState
-from nines.tournament.play import GameSetup
+from nines.tournament.oracle import SeesAllCards
+from nines.tournament.play import GameSetup, make_seat_player
 from nines.tournament.schedule import derive_seed, jobs_for_match
 
 PRESET = "capped"
@@ -70,6 +71,13 @@ def rollout(state: RummyState, seat: str, action: object, shuffle_seed: int, pla
     return float(sum(others) / len(others) - points[seat])
 
 
+def _decide(player: Any, state: RummyState, seat: str) -> Any:
+    """The player's choice: from the seat's view, or (the oracle) from the whole state."""
+    if isinstance(player, SeesAllCards):
+        return player.decide_state(state, seat).action
+    return player.decide(state.view(seat)).action
+
+
 def study(first: str, second: str, seed: int, deals: int, rollouts: int, referee: str) -> None:
     setup = GameSetup("rummy", PRESET, {"players": "2"})
     tallies = {"draw": Tally(), "discard": Tally()}
@@ -79,19 +87,18 @@ def study(first: str, second: str, seed: int, deals: int, rollouts: int, referee
         for job in jobs_for_match(seed, match, (first, second)):
             state = spec.new_match(setup.options(), job.match_seed)
             assert isinstance(state, RummyState)
-            players: dict[str, Player] = {
-                s: make_player(name, "rummy", random.Random(derive_seed("player", seed, job.match, job.rotation, i)))
+            players: dict[str, Any] = {
+                s: make_seat_player(name, "rummy", random.Random(derive_seed("player", seed, job.match, job.rotation, i)))
                 for i, (s, name) in enumerate(zip(state.seats, job.seating, strict=True))
             }
-            shadow = make_player(second, "rummy", random.Random(derive_seed("shadow", seed, job.match, job.rotation)))
+            shadow = make_seat_player(second, "rummy", random.Random(derive_seed("shadow", seed, job.match, job.rotation)))
             hands = 0
             while not state.is_over:
                 acting = state.acting_seat
                 assert acting is not None
-                view = state.view(acting)
                 luck = getattr(players[acting], "rng", None)
                 before = luck.getstate() if isinstance(luck, random.Random) else None
-                action = players[acting].decide(view).action
+                action = _decide(players[acting], state, acting)
                 mine = job.seating[state.seats.index(acting)] == first
                 legal = state.legal_actions()
                 kind = "draw" if isinstance(action, Draw) else "discard" if isinstance(action, Discard) else None
@@ -103,7 +110,7 @@ def study(first: str, second: str, seed: int, deals: int, rollouts: int, referee
                     # imagined deals, they differ only where their judgement does
                     if before is not None and isinstance(getattr(shadow, "rng", None), random.Random):
                         shadow.rng.setstate(before)
-                    other = shadow.decide(view).action
+                    other = _decide(shadow, state, acting)
                     if other != action and type(other) is type(action):
                         base = derive_seed("rollout", seed, job.match, job.rotation, len(state.log))
                         diff = sum(rollout(state, acting, action, base + k, referee, base + 7 * k)

@@ -71,7 +71,7 @@ static inline int popc(uint32_t x) { /* without the instruction: a few shifts, n
 }
 static inline int popc64(uint64_t x) { return popc((uint32_t)x) + popc((uint32_t)(x >> 32)); }
 #endif
-static inline int topbit(uint32_t x) { return 31 - __builtin_clz(x); } /* x != 0 */
+static inline int topbit(uint32_t x) { return 31 ^ __builtin_clz(x); } /* x != 0 (31 - clz, one instruction fewer) */
 static inline int lowbit(uint32_t x) { return __builtin_ctz(x); }     /* x != 0 */
 
 /* ------------------------------------------------------------------------------------
