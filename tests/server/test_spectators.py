@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -114,5 +115,33 @@ def test_a_held_change_reaches_the_spectators_when_its_time_comes(tmp_path: Path
                 watcher.arrived.clear()
                 await watcher.arrived.wait()
             assert shown(watcher)["view"] == table.view_dict(None)
+
+    asyncio.run(asyncio.wait_for(run(), timeout=120))
+
+
+def test_while_the_event_loop_runs_late_spectators_are_sent_changes_less_often(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """People first: a held change whose time came late says the event loop is behind, and for a while the
+    spectators' changes are merged over ``SPECTATORS_BUSY_S`` (their writes were most of a loaded server's)."""
+    monkeypatch.setattr(table_module, "SPECTATORS_PACE", table_module._SpectatorsPace())
+    pace = table_module.SPECTATORS_PACE
+
+    async def run() -> None:
+        async with le_neuf_table(tmp_path) as (manager, table):
+            person, watcher = Held("S"), Held(None)
+            await manager.attach(table, watcher)
+            await manager.attach(table, person)
+            assert pace.every_s(time.monotonic()) == table_module.SPECTATORS_EVERY_S
+            for _ in range(2):  # the first change goes at once, the second is held for its time
+                table.state.apply(table.state.legal_actions()[0])
+                table.broadcast()
+            assert shown(watcher).get("seq") != table.seq
+            time.sleep(table_module.SPECTATORS_EVERY_S + 0.1)  # noqa: ASYNC251 - the event loop kept busy past that time
+            while shown(watcher).get("seq") != table.seq:
+                watcher.arrived.clear()
+                await watcher.arrived.wait()
+            now = time.monotonic()
+            assert pace.every_s(now) == table_module.SPECTATORS_BUSY_S
+            assert pace.every_s(now + table_module.BUSY_FOR_S) == table_module.SPECTATORS_EVERY_S  # not for ever
 
     asyncio.run(asyncio.wait_for(run(), timeout=120))

@@ -123,3 +123,30 @@ def test_a_pause_of_the_machine_during_a_quick_decision_does_not_keep_its_kind_o
             minds.close()
 
     asyncio.run(run())
+
+
+def test_a_pause_of_the_machine_during_a_quick_decision_on_the_loop_leaves_its_kind_there(
+    clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quick decision is measured by its CPU time on the event loop as in a thread: the interpreter lock held
+    by the journal's thread for a few milliseconds, or a busy machine, sent the kind back to the threads for
+    its next eight decisions (each then handed to a thread and back), which a profile of the load showed."""
+    wall = [0.0]
+    monkeypatch.setattr(thinking.time, "perf_counter", lambda: wall[0])
+
+    async def run() -> None:
+        minds = Thinking(threads=1)
+        loop_thread = threading.get_ident()
+        player = Player("basic", clock, QUICK_S / 10)
+        player.wall = wall
+        try:
+            for _ in range(QUICK_IN_A_ROW):
+                await minds.decide(player.decide, None)
+            player.pause = QUICK_S * 3  # wall time, no CPU: another thread held the interpreter lock
+            assert await minds.decide(player.decide, None) == loop_thread
+            player.pause = 0.0
+            assert await minds.decide(player.decide, None) == loop_thread  # the very next one too
+        finally:
+            minds.close()
+
+    asyncio.run(run())

@@ -51,16 +51,17 @@ class Thinking:
         """``decide(view)``: on the event loop if this kind of player is quick, otherwise in a thread."""
         kind = _kind(decide)
         if self._on_loop(kind):
-            # the wall clock measures it (on the event loop nothing else runs meanwhile); a long one is also
-            # checked against its CPU time, so that a busy machine's pause never keeps a quick kind off the loop
+            # measured by its CPU time, as in a thread: the wall clock also counts the interpreter lock held by
+            # another thread (the journal's) and a busy machine's pauses, which sent quick kinds back to the
+            # threads under load; one that held the event loop long is checked against both
             started, cpu_started = time.perf_counter(), time.thread_time()
             try:
                 return decide(view)
             finally:
-                took = time.perf_counter() - started
-                if took >= SLOW_ON_LOOP_S and time.thread_time() - cpu_started >= SLOW_ON_LOOP_S:
+                cpu = time.thread_time() - cpu_started
+                if cpu >= SLOW_ON_LOOP_S and time.perf_counter() - started >= SLOW_ON_LOOP_S:
                     self._held_the_loop.add(kind)
-                self._measured(kind, took)
+                self._measured(kind, cpu)
         return await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, kind, decide, view)
 
     def quick(self, decide: Callable[[Any], Any]) -> bool:
