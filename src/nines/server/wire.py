@@ -55,10 +55,12 @@ class KeepServerSend:
         await self.app(scope, receive, send)
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4)
 def text_frame(text: str) -> bytes:
     """``text`` as one final, unmasked text frame (a server's), built once while it is being sent to its
-    sockets (the same string goes to every socket showing one view; its hash is kept by the string)."""
+    sockets (the same string goes to every socket showing one view, one socket after another; its hash is
+    kept by the string).  A few are kept: a whole state can be hundreds of kilobytes (a rummy hand full
+    of wilds lists thousands of lays)."""
     return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
 
 
