@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 from typing import cast
 
 import httpx
+import pytest
 from fastapi import WebSocket
 
+from nines.server import wire
 from nines.server.app import SocketConnection
 
 from ..services import ServerProcess
@@ -125,3 +128,28 @@ def test_on_uvicorn_messages_are_written_straight_to_the_connection_and_every_pa
         for client in clients:
             client.close()
         server.stop()
+
+
+def test_a_uvicorn_whose_protocol_lacks_what_the_writer_reads_gets_every_message_the_usual_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn's protocol is not a public interface: a version that renamed what ``DirectWriter`` reads
+    gets no direct writer (every message then goes through starlette and uvicorn's ``send``), never an
+    ``AttributeError`` at a socket's first message."""
+
+    class Protocol:  # stands for uvicorn's protocol class
+        def __init__(self, **attributes: object) -> None:
+            self.__dict__.update(attributes)
+
+        async def send(self, message: object) -> None:
+            pass
+
+    monkeypatch.setattr(wire, "_SANSIO", Protocol)
+    whole = {"transport": None, "handshake_complete": True, "close_sent": False, "disconnected": False,
+             "initial_response": None, "writable": asyncio.Event(), "conn": SimpleNamespace(extensions=[])}
+    assert isinstance(wire.direct_writer({wire.SEND_KEY: Protocol(**whole).send}), wire.DirectWriter)
+    for missing in wire._PROTOCOL_USES:
+        lacking = Protocol(**{name: value for name, value in whole.items() if name != missing})
+        assert wire.direct_writer({wire.SEND_KEY: lacking.send}) is None, missing
+    renamed = Protocol(**{**whole, "conn": SimpleNamespace(negotiated=[])})
+    assert wire.direct_writer({wire.SEND_KEY: renamed.send}) is None
+    with_extension = Protocol(**{**whole, "conn": SimpleNamespace(extensions=["permessage-deflate"])})
+    assert wire.direct_writer({wire.SEND_KEY: with_extension.send}) is None

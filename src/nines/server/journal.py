@@ -15,6 +15,13 @@ same commit, and goes into the commit first when more wait than one commit holds
 moves' tasks in the order they are given, and each computer player's move then shows itself and the
 next computer player decides (a few milliseconds each on the event loop): answered first, the person's
 move is applied, shown and acknowledged before any of that, not after it.
+
+And the computer players' moves of a commit are answered a few at a time, one handful per round of the
+event loop (:data:`BOTS_PER_ROUND`): each woken move applies itself, is shown to every socket and lets
+the next computer player decide (about 2 ms of the loop's time), so a commit of forty such moves answered
+at once held the loop for a whole round of some 80 ms, and a person's next move that arrived meanwhile
+waited that long to be read at all.  The loop reads its sockets between rounds: paced, a person's move is
+read within a handful of computer players' moves, and joins the next commit ahead of them.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -31,6 +39,9 @@ __all__ = ["MoveJournal"]
 
 MOST_PER_COMMIT = 500
 """Moves stored in one transaction at most (a long queue is written in several commits)."""
+
+BOTS_PER_ROUND = 4
+"""Computer players' moves answered in one round of the event loop at most (see the module's docstring)."""
 
 
 class _Appends(Protocol):
@@ -69,6 +80,8 @@ class MoveJournal:
         self._writing = False  # a commit is under way, or about to start (in a thread)
         self._idle = asyncio.Event()  # set while no commit is under way (``close`` waits for it)
         self._idle.set()
+        self._paced: deque[tuple[asyncio.Future[None], SeqConflict | None]] = deque()  # computer players' answers not given yet
+        self._pacing = False  # a round's handful of them is due
         self.commits = 0  # transactions written (for the statistics: moves per commit)
         self.moves = 0
 
@@ -139,7 +152,23 @@ class MoveJournal:
         self.commits += 1
         self.moves += len(batch)
         for waiting, conflict in zip(batch, answers, strict=True):
-            _answer(waiting.answer, conflict)
+            if waiting.first:
+                _answer(waiting.answer, conflict)
+            else:
+                self._paced.append((waiting.answer, conflict))
+        if self._paced and not self._pacing:
+            self._pacing = True
+            asyncio.get_running_loop().call_soon(self._answer_paced)
+
+    def _answer_paced(self) -> None:
+        """On the event loop: this round's handful of computer players' answers; the next handful in the next
+        round (after the loop has read its sockets)."""
+        for _ in range(min(BOTS_PER_ROUND, len(self._paced))):
+            _answer(*self._paced.popleft())
+        if self._paced:
+            asyncio.get_running_loop().call_soon(self._answer_paced)
+        else:
+            self._pacing = False
 
     def _quiet(self) -> None:
         """On the event loop: the commit thread found nothing more to write (unless a move came since)."""
@@ -148,8 +177,10 @@ class MoveJournal:
                 self._idle.set()
 
     async def close(self) -> None:
-        """Wait for the commits under way and those that wait (at shutdown)."""
+        """Wait for the commits under way and those that wait (at shutdown), and give every answer."""
         await self._idle.wait()
+        while self._paced:
+            _answer(*self._paced.popleft())
 
 
 def _later(waiting: _Waiting) -> bool:

@@ -95,6 +95,14 @@ def direct_writer(scope: Scope) -> DirectWriter | None:
     protocol: Any = getattr(send, "__self__", None)
     if _SANSIO is None or not isinstance(protocol, _SANSIO):
         return None
+    # uvicorn's protocol is not a public interface: a version whose protocol lacks what the writer reads
+    # (renamed, moved) gets every message the usual way, never an error in the middle of a match
+    if not all(hasattr(protocol, name) for name in _PROTOCOL_USES) or not hasattr(protocol.conn, "extensions"):
+        return None
     if protocol.conn.extensions:
         return None
     return DirectWriter(protocol)
+
+
+_PROTOCOL_USES = ("transport", "handshake_complete", "close_sent", "disconnected", "initial_response", "writable", "conn")
+"""What :meth:`DirectWriter.write` reads of uvicorn's protocol (checked once per socket)."""
