@@ -140,10 +140,11 @@ def test_a_persons_move_is_answered_before_the_computer_players_moves_of_its_com
 
     woken, store = asyncio.run(main())
     assert store.commits[1][0] == ("person", 1)  # first in the commit, though it came last
-    # and answered before the computer players who came before it (even the one of the commit before, whose
-    # answer was still waiting for its round: commits follow each other without waiting for the loop)
-    assert woken[0] == "person"
-    assert woken[1:] == ["t0", *(f"bot{n}" for n in range(5))]  # who keep their order
+    # and answered before the computer players who came before it (and before the one of the commit before
+    # too, when that one's answer still waited for its round as this commit ended: commits follow each other
+    # without waiting for the loop, so which of the two comes first depends on the commit thread's speed)
+    assert woken.index("person") < woken.index("bot0")
+    assert [name for name in woken if name != "person"] == ["t0", *(f"bot{n}" for n in range(5))]  # in order
 
 
 def test_a_commits_computer_players_are_answered_a_handful_a_round_so_a_persons_message_is_read_between() -> None:

@@ -173,6 +173,23 @@ def test_finished_tables_leave_memory_at_once(client: TestClient) -> None:
     assert table_id not in client.app.state.manager.tables
 
 
+def test_a_socket_closed_while_a_move_holds_the_table_still_leaves_it(client: TestClient) -> None:
+    """The test client cancels a socket's handler as it closes (as a server stopping does).  The handler's
+    last step waits for the table's lock when a move holds it (at a match's end, the last moves' writes):
+    cancelled in that wait, the socket stayed among the table's connections for ever (a seat shown as
+    present, a finished table never freed: ``test_finished_tables_leave_memory_at_once`` failed so, now and
+    then, on a busy machine)."""
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann")
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = manager.tables[seated["table"]["id"]]
+    with Socket(client, table.id) as watcher:
+        watcher.receive_until(lambda m: m["type"] == "state")
+        assert len(table.connections) == 1
+        client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
+    client.portal.call(table.lock.release)  # type: ignore[union-attr]
+    until(lambda: not table.connections, timeout=10, what="the closed socket to leave the table")
+
+
 def test_a_table_whose_people_all_left_pauses_even_with_a_clock(make_client: Callable[..., TestClient]) -> None:
     # attack: a rummy table in the standard preset (an open session, which only the table can end), a clock,
     # no pause between moves, and its only person gone: stand-ins and computer players played it for ever

@@ -557,11 +557,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
-            await manager.detach(table, conn)
+            # the socket's going is counted even when this task is cancelled (the server stopping, a client
+            # whose ASGI server cancels the handler as it closes): detached in a task of its own, which waits
+            # for the table's lock if a move holds it.  Awaited here, cancelled mid-wait, the socket stayed
+            # among the table's connections for ever: a seat shown as present, a finished table never freed
+            detaching = asyncio.create_task(manager.detach(table, conn))
+            _detaching.add(detaching)
+            detaching.add_done_callback(_detaching.discard)
             conn.close()
-            with contextlib.suppress(Exception):
-                await pump
-            log.info("socket.closed", table=table.id, seat=seat or "spectator")
+            try:
+                await asyncio.shield(detaching)
+                with contextlib.suppress(Exception):
+                    await pump
+            finally:
+                log.info("socket.closed", table=table.id, seat=seat or "spectator")
 
     @app.get("/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
@@ -609,6 +618,10 @@ async def _answer(manager: TableManager, table: Table, conn: SocketConnection, h
             conn.send(reply)
     with contextlib.suppress(Exception):  # a socket that closed meanwhile: its own task ends it
         await conn.flush()
+
+
+_detaching: set[asyncio.Task[None]] = set()
+"""Sockets' detaching tasks under way (held here: the event loop keeps only a weak reference to a task)."""
 
 
 def _address(client: Any) -> str:
