@@ -43,6 +43,9 @@ MOST_PER_COMMIT = 500
 BOTS_PER_ROUND = 4
 """Computer players' moves answered in one round of the event loop at most (see the module's docstring)."""
 
+MOST_HURRIED = 1_000
+"""Tables remembered as hurried (:meth:`MoveJournal.hurry`) whose move has not come yet, at most."""
+
 
 class _Appends(Protocol):
     """What the journal needs of a store (a :class:`~nines.server.store.Store`, or a test's stand-in)."""
@@ -80,7 +83,8 @@ class MoveJournal:
         self._writing = False  # a commit is under way, or about to start (in a thread)
         self._idle = asyncio.Event()  # set while no commit is under way (``close`` waits for it)
         self._idle.set()
-        self._paced: deque[tuple[asyncio.Future[None], SeqConflict | None]] = deque()  # computer players' answers not given yet
+        self._paced: deque[tuple[str, asyncio.Future[None], SeqConflict | None]] = deque()  # computer players' answers not given yet
+        self._hurried: set[str] = set()  # tables where a person waits for a computer player's move being committed
         self._pacing = False  # a round's handful of them is due
         self.commits = 0  # transactions written (for the statistics: moves per commit)
         self.moves = 0
@@ -152,10 +156,11 @@ class MoveJournal:
         self.commits += 1
         self.moves += len(batch)
         for waiting, conflict in zip(batch, answers, strict=True):
-            if waiting.first:
+            if waiting.first or waiting.table_id in self._hurried:
+                self._hurried.discard(waiting.table_id)
                 _answer(waiting.answer, conflict)
             else:
-                self._paced.append((waiting.answer, conflict))
+                self._paced.append((waiting.table_id, waiting.answer, conflict))
         if self._paced and not self._pacing:
             self._pacing = True
             asyncio.get_running_loop().call_soon(self._answer_paced)
@@ -164,11 +169,26 @@ class MoveJournal:
         """On the event loop: this round's handful of computer players' answers; the next handful in the next
         round (after the loop has read its sockets)."""
         for _ in range(min(BOTS_PER_ROUND, len(self._paced))):
-            _answer(*self._paced.popleft())
+            _, answer, conflict = self._paced.popleft()
+            _answer(answer, conflict)
         if self._paced:
             asyncio.get_running_loop().call_soon(self._answer_paced)
         else:
             self._pacing = False
+
+    def hurry(self, table_id: str) -> None:
+        """A person waits for ``table_id``, whose lock a computer player's move holds (Le Neuf's exchange, where
+        every seat acts at once): that move's answer is given now if it waits for its round, or as soon as its
+        commit ends.  Paced behind the other tables' computer players, it held the person's move (worst
+        acknowledgements of 1.1 to 1.6 s under ``benchmarks/server_load.py``, every one in the exchange)."""
+        for item in self._paced:
+            if item[0] == table_id:
+                self._paced.remove(item)
+                _answer(item[1], item[2])
+                return
+        if len(self._hurried) >= MOST_HURRIED:
+            self._hurried.clear()  # a lock held by something other than a move: never answered, forgotten
+        self._hurried.add(table_id)
 
     def _quiet(self) -> None:
         """On the event loop: the commit thread found nothing more to write (unless a move came since)."""
@@ -180,7 +200,8 @@ class MoveJournal:
         """Wait for the commits under way and those that wait (at shutdown), and give every answer."""
         await self._idle.wait()
         while self._paced:
-            _answer(*self._paced.popleft())
+            _, answer, conflict = self._paced.popleft()
+            _answer(answer, conflict)
 
 
 def _later(waiting: _Waiting) -> bool:

@@ -537,6 +537,8 @@ class TableManager:
         """
         if seat is None:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
+        if table.lock.locked():  # a computer player's move (every seat acts at once in an exchange): people first
+            self.journal.hurry(table.id)
         await table.lock.acquire()
         try:
             # no read of the store first for moves other processes made: their events bring them, and a
