@@ -110,6 +110,17 @@ def installed() -> Collector | None:
     return _installed[0] if _installed else None
 
 
+def _add_hook(hook: Callable[[str, dict[str, Any]], None]) -> None:
+    """``hook`` among the collector's callbacks, once however often it is installed."""
+    if hook not in gc.callbacks:
+        gc.callbacks.append(hook)
+
+
+def _remove_hook(hook: Callable[[str, dict[str, Any]], None]) -> None:
+    if hook in gc.callbacks:
+        gc.callbacks.remove(hook)
+
+
 class Collector:
     """Freezes what survives each collection; reclaims (unfreeze, collect all, freeze) on the event loop
     when resident memory grew by :data:`RECLAIM_GROWTH` and :data:`RECLAIM_MORE_BYTES`, or
@@ -144,13 +155,11 @@ class Collector:
         gc.freeze()
         self._mark()
         gc.set_threshold(*self.thresholds)
-        if self._hook not in gc.callbacks:
-            gc.callbacks.append(self._hook)
+        _add_hook(self._hook)
         return self
 
     def remove(self) -> None:
-        if self._hook in gc.callbacks:
-            gc.callbacks.remove(self._hook)
+        _remove_hook(self._hook)
 
     def _mark(self) -> None:
         self.frozen = gc.get_freeze_count()
@@ -208,13 +217,11 @@ class CollectorPauses:
     _cpu_started: float = 0.0
 
     def install(self) -> CollectorPauses:
-        if self._hook not in gc.callbacks:
-            gc.callbacks.append(self._hook)
+        _add_hook(self._hook)
         return self
 
     def remove(self) -> None:
-        if self._hook in gc.callbacks:
-            gc.callbacks.remove(self._hook)
+        _remove_hook(self._hook)
 
     def _hook(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
