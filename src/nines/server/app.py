@@ -90,10 +90,12 @@ class SocketConnection:
     """One WebSocket at a table; messages are queued and written in order by :meth:`pump`, or at once by
     :meth:`flush` in the task of the socket's own request (people first: see :func:`_answer`)."""
 
-    def __init__(self, websocket: WebSocket, seat: str | None, max_queued_bytes: int = 2 * 1024 * 1024) -> None:
+    def __init__(self, websocket: WebSocket, seat: str | None, max_queued_bytes: int = 2 * 1024 * 1024,
+                 stall_s: float = 30.0) -> None:
         self.websocket = websocket
         self.seat = seat
         self.max_queued_bytes = max_queued_bytes
+        self.stall_s = stall_s  # how long a message may wait for the reader to take what was written before it
         self.queued_bytes = 0
         self._closed = False
         self._queue: deque[str] = deque()
@@ -114,7 +116,7 @@ class SocketConnection:
         if self.queued_bytes + len(text) > self.max_queued_bytes:
             # a reader that stopped reading: drop it (by bytes held, not messages) and let it reconnect
             log.info("socket.slow_reader_dropped", seat=self.seat or "spectator", queued_bytes=self.queued_bytes)
-            self.close()
+            self.drop()
             return
         self.queued_bytes += len(text)
         self._queue.append(text)
@@ -125,6 +127,17 @@ class SocketConnection:
         if not self._closed:
             self._closed = True
             self._wake.set()
+
+    def drop(self) -> None:
+        """A reader that stopped reading: on uvicorn, its connection is closed at once with what it holds.
+        (Only closed, the connection waited for its reader to take every byte written before: a client that
+        never reads kept its buffers, its queue, the socket's tasks and its seat shown present for ever, and
+        the server could not stop.)"""
+        self.close()
+        if self._direct is not None:
+            self._queue.clear()
+            self.queued_bytes = 0
+            self._direct.abort()
 
     async def pump(self) -> None:
         while True:
@@ -152,8 +165,18 @@ class SocketConnection:
             while self._queue:
                 text = self._queue.popleft()
                 self.queued_bytes -= len(text)
-                if self._direct is None or not self._direct.write(text_frame(text)):
-                    await self.websocket.send_text(text)
+                direct = self._direct
+                if direct is not None:
+                    if direct.write(text_frame(text)):
+                        continue
+                    # the connection's buffers are full (or it closes): wait for its reader, but not for ever
+                    if not await direct.writable(self.stall_s):
+                        log.info("socket.slow_reader_dropped", seat=self.seat or "spectator", stalled_s=self.stall_s)
+                        self.drop()
+                        return
+                    if direct.write(text_frame(text)):
+                        continue
+                await self.websocket.send_text(text)
         finally:
             self._writing = False
             if self._closed:
@@ -532,7 +555,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 gate.unwatch(table.id)
 
     async def _seated_socket(websocket: WebSocket, table: Table, seat: str | None, address: str) -> None:
-        conn = SocketConnection(websocket, seat, limits.queued_bytes)
+        conn = SocketConnection(websocket, seat, limits.queued_bytes, limits.stall_s)
         sent = rates.messages()  # this socket's own message rate
         pump = asyncio.create_task(conn.pump())
         await manager.attach(table, conn)

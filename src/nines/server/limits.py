@@ -86,6 +86,10 @@ class Limits:
     queued_bytes: int = 1024 * 1024
     """Bytes waiting to be sent to one socket before it is dropped as a reader that stopped reading."""
 
+    stall_s: float = 30.0
+    """Seconds a socket's messages may wait for its reader to take what was written before it (its
+    connection's buffers full) before it is dropped as a reader that stopped reading."""
+
     live_tables_per_address: int = 20
     """Unfinished tables one client address may have created and still running (in this process)."""
 

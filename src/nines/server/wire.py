@@ -21,6 +21,7 @@ still dropped by the bytes queued for it (``SocketConnection``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from typing import Any
 
@@ -86,6 +87,26 @@ class DirectWriter:
         transport.write(frame)
         DirectWriter.written += 1
         return True
+
+    async def writable(self, within_s: float) -> bool:
+        """Wait until the connection would take a frame without waiting (its reader has taken enough of what
+        was written); ``False`` if it still would not after ``within_s`` seconds: a reader that stopped reading."""
+        writable = self._protocol.writable
+        if writable.is_set():
+            return True
+        try:
+            await asyncio.wait_for(writable.wait(), within_s)
+        except TimeoutError:
+            return False
+        return True
+
+    def abort(self) -> None:
+        """Close the connection at once, dropping what its transport still holds for the reader.  (A close
+        waits until the reader has taken every byte written: from one that never reads, never; uvicorn's own
+        keepalive closes it that way, and the connection, its buffers and its socket's task stayed for ever.)"""
+        transport = self._protocol.transport
+        if transport is not None:
+            transport.abort()
 
 
 def direct_writer(scope: Scope) -> DirectWriter | None:
