@@ -565,6 +565,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                # every frame counts against the socket's rate, whatever it holds: uvicorn queues all the frames of
+                # what it reads at once, and this loop takes them without the event loop's turn coming round
+                if (too_fast := sent.refusal()) is not None:
+                    if sent.flooding:
+                        log.info("socket.flood_dropped", table=table.id, seat=seat or "spectator", refused=sent.refused)
+                        conn.drop()
+                        break
+                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
+                    continue
                 data = frame.get("text")
                 if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
@@ -572,9 +581,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
-                    continue
-                if (too_fast := sent.refusal()) is not None:
-                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
                 await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:
