@@ -10,7 +10,7 @@ from nines.bots.rummy_race import UNOPENED_POINTS, Progress, Runner, race, shape
 from nines.bots.rummy_reading import FITS_TABLE, PASSED_NEXT, OpponentReading, neighbours
 from nines.bots.rummy_worlds import sample_world
 from nines.cards import Rank, parse_card, parse_cards
-from nines.games.rummy import Discard, Draw, RummyOptions, RummyState
+from nines.games.rummy import Discard, Draw, RummyOptions, RummyState, parse_rummy_action
 from nines.games.rummy.deal import pack
 
 from ..rummy.rummy_helpers import position
@@ -257,3 +257,50 @@ def test_the_expert_counts_swaps_and_ismcts_does_not():
     view = state.view("1")
     assert make_player("expert", "rummy", random.Random(3)).decide(view).action == Draw("discard")
     assert make_player("ismcts", "rummy", random.Random(3)).decide(view).action == Draw("stock")
+
+
+def _hold_back_position(taken: str, opponent_opened: bool = True) -> RummyState:
+    """Seat 1 (opened, clubs on the table) has drawn the 2D and could lay 5H 6H 7H; JS QS wait for a spade.
+
+    Seat 2 holds two cards: ``taken``, which it took from the pile in view of seat 1, and one unseen;
+    it opened with the diamonds (unless ``opponent_opened`` is false: then seat 1 laid both runs).
+    Laid, the hearts run would take an 8H at its end; kept in hand, it claims nothing yet.
+    """
+    used = parse_cards("5H 6H 7H JS QS 2D KS QC 2C 3C 4C 5C 4D 5D 6D 7D 8D KD") + [_c(taken)]
+    rest = [c for c in pack(1) if c not in used]
+    random.Random(0).shuffle(rest)
+    state = _after_moves(
+        {"1": "5H 6H 7H JS QS", "2": "KS QC"},
+        ["draw discard", "discard QC", "draw stock"],
+        indicator="KD", table=(("1", "2C 3C 4C 5C"), ("2" if opponent_opened else "1", "4D 5D 6D 7D 8D")),
+        opened=("1", "2") if opponent_opened else ("1",),
+        pile=" ".join(c.code for c in rest[:10] + [_c(taken)]), stock=" ".join(["2D"] + [c.code for c in rest[10:]]),
+        to_act="2", starter="2",
+    )
+    assert state.view("1").legal[0] == "lay 5H 6H 7H"
+    return state
+
+
+def test_hold_back_keeps_a_run_that_would_give_the_opened_opponent_its_card():
+    # seat 2 took the 8H: laying the hearts run lets it extend the 8H and go out; kept back, the run
+    # costs 18 points if seat 2 goes out first, and seat 1 goes out itself with a spade
+    view = _hold_back_position(taken="8H").view("1")
+    for seed in range(3):
+        holding = RummyIsmcts(random.Random(seed), RaceBudget(worlds=96, swaps=True, hold_back=True)).decide(view)
+        assert isinstance(holding.action, Discard), holding.reason
+    # the planner's rule, which the expert follows without hold_back, lays every run it can
+    laying = RummyIsmcts(random.Random(1), RaceBudget(swaps=True)).decide(view)
+    assert laying.action == parse_rummy_action("lay 5H 6H 7H"), laying.reason
+
+
+def test_hold_back_lays_a_run_the_opponent_cannot_use():
+    # seat 2 took the 8S instead: nothing it is known to hold fits the hearts run's ends
+    view = _hold_back_position(taken="8S").view("1")
+    for seed in range(3):
+        decision = RummyIsmcts(random.Random(seed), RaceBudget(worlds=96, swaps=True, hold_back=True)).decide(view)
+        assert decision.action == parse_rummy_action("lay 5H 6H 7H"), decision.reason
+    # and while no opponent has opened, no run is held back: an opponent who has not opened cannot use the table
+    view = _hold_back_position(taken="8H", opponent_opened=False).view("1")
+    assert view.opened == ("1",)
+    decision = RummyIsmcts(random.Random(1), RaceBudget(swaps=True, hold_back=True)).decide(view)
+    assert decision.action == parse_rummy_action("lay 5H 6H 7H"), decision.reason

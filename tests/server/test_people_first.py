@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from nines.server.config import ServerConfig
 from nines.server.messages import CreateTable
 from nines.server.pubsub import LocalBroker
-from nines.server.store import SeqConflict, Store, StoredAction
+from nines.server.store import DealStat, SeqConflict, Store, StoredAction
 from nines.server.table import Table
 from nines.server.tables import TableManager
 
@@ -89,3 +91,57 @@ def test_computer_players_moves_committed_with_a_persons_are_applied_after_it(tm
             shared += bool(others)
             assert all(order[person_move] < order[move] for move in others), (person_move, commit)
     assert shared >= 5  # the person's moves did share commits with the computer players' (the case tested)
+
+
+class HeldStatisticsStore(Store):
+    """The real store, whose statistics' writes wait until the test lets them go."""
+
+    began: threading.Event
+    go: threading.Event
+
+    def add_deal_stats(self, stats: Iterable[DealStat]) -> int:
+        self.began.set()
+        self.go.wait(20)
+        return super().add_deal_stats(stats)
+
+
+def test_a_deals_statistics_are_written_while_the_person_plays_on_and_read_once_written(tmp_path: Path) -> None:
+    """The move that ends a deal does not wait for its statistics' write (a round trip to a thread and a
+    transaction of its own: the slowest acknowledgements under ``benchmarks/server_load.py``); whoever reads
+    statistics afterwards waits for it."""
+    store = HeldStatisticsStore(f"sqlite:///{tmp_path / 'nines.db'}")
+    store.began, store.go = threading.Event(), threading.Event()
+    store.migrate()
+
+    async def main() -> dict[str, Any]:
+        manager = TableManager(store, LocalBroker(), ServerConfig(database_url="", bot_delay_ms=0))
+        await manager.start()
+        mine = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        seated = await manager.create(CreateTable.model_validate({"game": "neuf", "seats": mine, "bot_delay_ms": 0, "name": "Ann"}))
+        table: Table = manager.tables[seated.table.id]
+        changed = asyncio.Event()
+        await manager.attach(table, Watching("S", changed))
+        rng = random.Random(3)
+        after = 0  # the person's moves acknowledged while the first deal's statistics were being written
+        while after < 3:
+            await asyncio.wait_for(changed.wait(), 10)  # (before: the deal's last move waited for the write)
+            changed.clear()
+            if table.state.acting_seat == "S":
+                await asyncio.wait_for(manager.act(table, "S", table.seq, str(rng.choice(table.state.legal_actions()))), 10)
+                after += store.began.is_set()
+        assert await asyncio.to_thread(store.person_stats, "Ann") == {}  # not written yet
+        reading = asyncio.create_task(manager.results_written())
+        await asyncio.sleep(0.05)
+        assert not reading.done()  # a reader waits for the write under way
+        store.go.set()
+        await asyncio.wait_for(reading, 10)
+        games: dict[str, Any] = await asyncio.to_thread(store.person_stats, "Ann")
+        await manager.stop()
+        return games
+
+    try:
+        games = asyncio.run(main())
+    finally:
+        store.go.set()
+        store.close()
+    assert games["neuf"]["deals"] == 1

@@ -201,6 +201,18 @@ def _next_draws(reading: RummyReading) -> Counter[Card]:
     return reading.unseen or Counter(reading.view.discard_pile)
 
 
+@dataclass(frozen=True)
+class SetPlay:
+    """A lay, extension or swap, with the hand and table runs it leaves and what the hint says of it."""
+
+    action: object
+    hand: list[Card]
+    table: dict[int, TableRun]
+    move: str
+    """The play in words (``lay 5H 6H 7H``)."""
+    reason: Reason
+
+
 class RummyExpert:
     name = "expert"
 
@@ -258,11 +270,18 @@ class RummyExpert:
     # -- set plays and the discard -------------------------------------------------------
 
     def _play(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
-        view = reading.view
-        hand = list(view.hand)
+        hand = list(reading.view.hand)
+        for play in self._set_plays(reading, actions, hand):
+            if self._worth_making(reading, hand, play):
+                return Decision(play.action, play.reason)  # type: ignore[arg-type]
+        return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand)
+
+    def _set_plays(self, reading: RummyReading, actions: Sequence[object], hand: list[Card]) -> list[SetPlay]:
+        """The set plays that leave the hand no worse planned, best first (fewest unplaced cards, then
+        the smallest hand, then the fewest wilds put on the table)."""
         current = (reading.dead(hand), len(hand))
-        best: tuple[tuple[float, int, int], object, str] | None = None
-        for action in actions:
+        plays: list[tuple[tuple[float, int, int], int, SetPlay]] = []
+        for i, action in enumerate(actions):
             if isinstance(action, Discard):
                 continue
             after = self._after(reading, hand, action)
@@ -273,14 +292,17 @@ class RummyExpert:
             # Opening is always taken: until then a hand that ends costs the flat penalty,
             # and table runs cannot be extended.
             better = (score[0], score[1]) < current or (not reading.opened and isinstance(action, Lay))
-            if better and (best is None or score < best[0]):
-                best = (score, action, text)
-        if best is not None:
-            (dead, size, _), action, text = best
-            said = Reason("hint.rummy.planner_play", f"{text}: {size} cards left, {dead:.0f} of them not yet placed",
-                          move=text, left=size, unplaced=round(dead))
-            return Decision(action, said)  # type: ignore[arg-type]
-        return self._discard(reading, [a for a in actions if isinstance(a, Discard)], hand)
+            if better:
+                (dead, size, _) = score
+                said = Reason("hint.rummy.planner_play", f"{text}: {size} cards left, {dead:.0f} of them not yet placed",
+                              move=text, left=size, unplaced=round(dead))
+                plays.append((score, i, SetPlay(action, new_hand, table, text, said)))
+        plays.sort(key=lambda item: item[:2])
+        return [play for _, _, play in plays]
+
+    def _worth_making(self, reading: RummyReading, hand: list[Card], play: SetPlay) -> bool:
+        """Whether to make a set play the plan finds no worse: the planner makes every one."""
+        return True
 
     @staticmethod
     def _after(
@@ -386,4 +408,4 @@ def fits_hand(reading: RummyReading, hand: list[Card], opened: bool, card: Card,
     return plan(hand + [card], reading.is_wild, reading.table, opened).dead <= base
 
 
-__all__ = ["RummyBudget", "RummyExpert", "RummyReading", "fits_hand", "without"]
+__all__ = ["RummyBudget", "RummyExpert", "RummyReading", "SetPlay", "fits_hand", "without"]

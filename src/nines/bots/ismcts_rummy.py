@@ -31,9 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
-from ..games.rummy import Discard, Draw, RummyView
+from ..games.rummy import Discard, Draw, Extend, Lay, RummyView, Swap
 from .base import Decision, Reason
-from .expert_rummy import RummyBudget, RummyExpert, RummyReading, without
+from .expert_rummy import RummyBudget, RummyExpert, RummyReading, SetPlay, without
 from .rummy_plan import table_key
 from .rummy_race import Progress, Runner, deal_draws, race, shape_of
 from .rummy_reading import OpponentReading
@@ -54,6 +54,11 @@ class RaceBudget:
     """Whether the race counts a natural card that a wild on the table stands for as a wild
     (whoever holds it may swap it for that wild: RULES.md, "Extending and swapping"); without it
     the plan, which knows only runs, counts such a card as dead."""
+
+    hold_back: bool = False
+    """Whether a lay or extension (not an opening, not a swap) made while an opponent has opened is
+    first raced against keeping those cards in hand: the cards it lays give that opponent ends to
+    extend and wilds to swap for, while cards kept in hand cost their points if someone goes out."""
 
     def __post_init__(self) -> None:
         if self.reading not in ("all", "draws", "none"):
@@ -80,6 +85,8 @@ class RummyIsmcts(RummyExpert):
         self.race_budget = budget or RaceBudget()
         self.last_discards: dict[Card, tuple[float, float, float]] = {}
         """The last discard's options: (mean result, share of worlds out first, share fed to the next player)."""
+        self.held_back: list[tuple[SetPlay, float, float]] = []
+        """The set plays the last turn kept back (``hold_back``), with their mean results laid and kept."""
 
     def decide(self, view: RummyView) -> Decision:
         return self.decide_reading(RummyReading(view))
@@ -108,6 +115,76 @@ class RummyIsmcts(RummyExpert):
             return is_wild(card) or card in standing
 
         return lambda opened: with_swaps if opened else is_wild
+
+    # -- set plays -----------------------------------------------------------------------
+
+    def _play(self, reading: RummyReading, actions: Sequence[object]) -> Decision:
+        self.held_back = []
+        decision = super()._play(reading, actions)
+        if self.held_back and isinstance(decision.action, Discard):
+            play, lay, keep = self.held_back[0]
+            said = (f"{play.move} waits (laid now I score {_points(lay)}, kept in hand {_points(keep)} "
+                    f"in {self.race_budget.worlds} likely deals): {decision.reason}")
+            return Decision(decision.action, Reason("hint.rummy.hold_back", said, move=play.move, lay=_points(lay),
+                                                    keep=_points(keep), deals=self.race_budget.worlds, note=decision.reason))
+        return decision
+
+    def _worth_making(self, reading: RummyReading, hand: list[Card], play: SetPlay) -> bool:
+        """Whether to make a set play now (``hold_back``: raced against keeping its cards in hand).
+
+        Opening and swaps are always made, and so is every play while no opponent has opened (a
+        player who has not opened cannot use the table) or once the hand can go out this turn. Otherwise
+        the hand as it is and the hand after the play race through the same worlds, each from before
+        this turn's discard (the card thrown chosen with hindsight); the opponents who have opened plan
+        with the table the play leaves, and the points of the cards kept back are paid whenever another
+        player goes out first.
+        """
+        view = reading.view
+        if not self.race_budget.hold_back or not reading.opened or isinstance(play.action, Swap):
+            return True
+        if not any(seat in view.opened for seat in reading.opponents):
+            return True
+        if reading.dead(hand) <= 1:
+            return True  # the hand goes out this turn: everything is laid
+        kept = without(hand, play.hand)
+        kept_points = sum(reading.points(card) for card in kept)
+        before_runs = table_key(reading.table)
+        after_runs = table_key(play.table)
+        standing = swappable(view) if self.race_budget.swaps else frozenset()
+        laid_wilds = frozenset(_wilds_laid(play.action))
+        players = len(reading.opponents) + 1
+        turns = self._turns(reading)
+        order = _in_turn(view)
+
+        def wilds_for(extra: frozenset[Card]) -> Callable[[bool], Callable[[Card], bool]]:
+            is_wild = reading.is_wild
+            counted = standing | extra
+            if not counted:
+                return lambda opened: is_wild
+            return lambda opened: (lambda card: is_wild(card) or card in counted) if opened else is_wild
+
+        keep_wilds, lay_wilds = wilds_for(frozenset()), wilds_for(laid_wilds)
+        mine_keep = shape_of(hand, keep_wilds(True))
+        mine_lay = shape_of(play.hand, lay_wilds(True))
+        total = {"keep": 0.0, "lay": 0.0}
+        for world in self._worlds(reading):
+            draws = deal_draws(world.stock, players, turns)
+            for option, runs, wilds, shape, held, extra in (
+                ("keep", before_runs, keep_wilds, mine_keep, len(hand), kept_points),
+                ("lay", after_runs, lay_wilds, mine_lay, len(play.hand), 0),
+            ):
+                opponents = [_runner(world.hands[seat], seat in view.opened, draws[i], runs, wilds)
+                             for i, seat in enumerate(order)]
+                # from before the discard: the hand places every card but the one thrown now
+                mine = Progress(Runner(shape, held, True, draws[-1]), runs, wilds(True))
+                result = race(opponents + [mine])
+                mine_paid = result[-1] + (extra if result[-1] > 0.0 else 0.0)
+                total[option] += mine_paid - sum(result[:-1]) / (players - 1)
+        n = self.race_budget.worlds
+        if total["lay"] <= total["keep"]:
+            return True
+        self.held_back.append((play, total["lay"] / n, total["keep"] / n))
+        return False
 
     # -- drawing -----------------------------------------------------------------------
 
@@ -217,6 +294,15 @@ def _runner(hand: list[Card], opened: bool, draws: Sequence[Card], runs: tuple[t
     """An imagined opponent in the race, from its imagined hand and coming draws."""
     is_wild = wilds_for(opened)
     return Progress(Runner(shape_of(hand, is_wild), len(hand), opened, draws), runs, is_wild)
+
+
+def _wilds_laid(action: object) -> list[Card]:
+    """The natural cards the wilds a lay or extension puts on the table stand for."""
+    if isinstance(action, Lay):
+        return [p.stands_for for p in action.placements if not p.is_natural]
+    if isinstance(action, Extend) and not action.placement.is_natural:
+        return [action.placement.stands_for]
+    return []
 
 
 def swappable(view: RummyView) -> frozenset[Card]:
