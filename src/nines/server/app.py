@@ -140,8 +140,22 @@ class SocketConnection:
             self._direct.abort()
 
     async def pump(self) -> None:
+        unread_before = False
         while True:
-            await self._wake.wait()
+            try:
+                async with asyncio.timeout(self.stall_s if self._direct is not None else None):
+                    await self._wake.wait()
+            except TimeoutError:
+                # uvicorn's keepalive closes a connection whose reader stopped answering by a close that waits for
+                # the reader to take every byte written first: one that never reads was kept for ever, its seat
+                # shown present, and the server could not stop.  Still so at the next look: let it go
+                assert self._direct is not None
+                unread = self._direct.closed_unread() > 0
+                if unread and unread_before:
+                    log.info("socket.closed_unread_dropped", seat=self.seat or "spectator")
+                    self.drop()
+                unread_before = unread
+                continue
             self._wake.clear()
             await self.flush()
             if self._closed and not self._writing and not self._queue:
