@@ -140,8 +140,22 @@ class SocketConnection:
             self._direct.abort()
 
     async def pump(self) -> None:
+        unread_before = False
         while True:
-            await self._wake.wait()
+            try:
+                async with asyncio.timeout(self.stall_s if self._direct is not None else None):
+                    await self._wake.wait()
+            except TimeoutError:
+                # uvicorn's keepalive closes a connection whose reader stopped answering by a close that waits for
+                # the reader to take every byte written first: one that never reads was kept for ever, its seat
+                # shown present, and the server could not stop.  Still so at the next look: let it go
+                assert self._direct is not None
+                unread = self._direct.closed_unread() > 0
+                if unread and unread_before:
+                    log.info("socket.closed_unread_dropped", seat=self.seat or "spectator")
+                    self.drop()
+                unread_before = unread
+                continue
             self._wake.clear()
             await self.flush()
             if self._closed and not self._writing and not self._queue:
@@ -566,6 +580,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                # every frame counts against the socket's rate, whatever it holds: uvicorn queues all the frames of
+                # what it reads at once, and this loop takes them without the event loop's turn coming round
+                if (too_fast := sent.refusal()) is not None:
+                    if sent.flooding:
+                        log.info("socket.flood_dropped", table=table.id, seat=seat or "spectator", refused=sent.refused)
+                        conn.drop()
+                        break
+                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
+                    continue
                 data = frame.get("text")
                 if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
@@ -573,9 +596,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
-                    continue
-                if (too_fast := sent.refusal()) is not None:
-                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
                 await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:

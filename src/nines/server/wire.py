@@ -100,6 +100,13 @@ class DirectWriter:
             return False
         return True
 
+    def closed_unread(self) -> int:
+        """Bytes the connection still holds for its reader after it was closed (0: none, or it is open)."""
+        transport = self._protocol.transport
+        if transport is None or not transport.is_closing():
+            return 0
+        return int(transport.get_write_buffer_size())
+
     def abort(self) -> None:
         """Close the connection at once, dropping what its transport still holds for the reader.  (A close
         waits until the reader has taken every byte written: from one that never reads, never; uvicorn's own
