@@ -202,7 +202,7 @@ SocketHandler = Callable[[TableManager, Table, SocketConnection, Any], Awaitable
 
 async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> None:
     # acknowledged by the move's own task as soon as it is applied (TableManager.act), written at once
-    await manager.act(table, conn.seat, message.seq, message.action, acknowledge=conn.reply)
+    await manager.act(table, conn.seat, message.seq, message.action, acknowledge=conn)
 
 
 async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, message: AskHint) -> BaseModel:
