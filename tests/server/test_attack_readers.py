@@ -45,7 +45,7 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(database_url: str, limits: Limits, ping_s: float = 20.0) -> Iterator[tuple[int, FastAPI]]:
+def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "auto") -> Iterator[tuple[int, FastAPI]]:
     """The real app under uvicorn (as ``nines serve`` runs it: a keepalive ping every ``ping_s``, uvicorn's
     20 s by default, and as long to answer it) in a thread; it must stop when asked."""
     app = create_app(ServerConfig(database_url=database_url, bot_delay_ms=0, log_json=False, review_processes=False,
@@ -53,7 +53,8 @@ def serving(database_url: str, limits: Limits, ping_s: float = 20.0) -> Iterator
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
                                            log_level="warning", ws_max_size=limits.frame_bytes,
-                                           ws_per_message_deflate=False, ws_ping_interval=ping_s, ws_ping_timeout=ping_s))
+                                           ws_per_message_deflate=False, ws_ping_interval=ping_s, ws_ping_timeout=ping_s,
+                                           ws=ws))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + BOUND_S

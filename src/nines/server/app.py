@@ -60,7 +60,7 @@ from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
 from .table import Table, TableError
 from .tables import TableManager
-from .wire import DirectWriter, KeepServerSend, direct_writer, text_frame
+from .wire import DirectWriter, KeepServerSend, direct_writer, stop_reading, text_frame
 
 HTTP_STATUS = {
     ErrorCode.MALFORMED: 422,
@@ -524,16 +524,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         foreign = gate.origin_refusal(websocket.headers.get("origin"), websocket.headers.get("host"))
         too_many = None if foreign is not None else gate.admit(address)
         await websocket.accept()
-        if foreign is not None or too_many is not None:
-            code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
-            with contextlib.suppress(Exception):
-                await websocket.send_text(ErrorMessage(code=code, message=str(foreign or too_many)).model_dump_json())
-                await websocket.close(code=1008)  # policy violation
-            return
         try:
-            await _table_socket(websocket, table_id, address)
+            if foreign is not None or too_many is not None:
+                code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
+                with contextlib.suppress(Exception):
+                    await websocket.send_text(ErrorMessage(code=code, message=str(foreign or too_many)).model_dump_json())
+                    await websocket.close(code=1008)  # policy violation
+                return
+            try:
+                await _table_socket(websocket, table_id, address)
+            finally:
+                gate.release(address)
         finally:
-            gate.release(address)
+            # nothing more is read from this socket: uvicorn would read on (and parse every frame) until the
+            # client answers its close, for up to 10 s (a refused socket streaming tiny frames held the loop)
+            stop_reading(websocket.scope)
 
     async def _table_socket(websocket: WebSocket, table_id: str, address: str) -> None:
         try:
