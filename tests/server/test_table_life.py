@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -192,6 +193,29 @@ def test_a_socket_closed_while_a_move_holds_the_table_still_leaves_it(client: Te
         client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
     client.portal.call(table.lock.release)  # type: ignore[union-attr]
     until(lambda: not table.connections, timeout=10, what="the closed socket to leave the table")
+
+
+def test_a_socket_closed_while_it_waits_to_join_the_table_leaves_no_task_behind(client: TestClient) -> None:
+    """A socket's writer (its pump) starts before the socket joins the table, which waits for the table's lock
+    while a move holds it.  Cancelled in that wait (the test client cancels a handler as its socket closes; so
+    does a server stopping), the pump was left waiting for messages for ever, holding the socket."""
+    seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann")
+    table = client.app.state.manager.tables[seated["table"]["id"]]  # type: ignore[attr-defined]
+
+    def pumps() -> int:
+        async def count() -> int:
+            return sum(1 for t in asyncio.all_tasks() if getattr(t.get_coro(), "__qualname__", "") == "SocketConnection.pump")
+        return client.portal.call(count)  # type: ignore[union-attr]
+
+    client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
+    try:
+        watcher = Socket(client, table.id)
+        until(lambda: pumps() == 1, timeout=10, what="the socket to wait for the table")
+        watcher.close()
+    finally:
+        client.portal.call(table.lock.release)  # type: ignore[union-attr]
+    until(lambda: pumps() == 0, timeout=10, what="the closed socket's pump to end")
+    assert not table.connections
 
 
 def test_a_table_whose_people_all_left_pauses_even_with_a_clock(make_client: Callable[..., TestClient]) -> None:

@@ -578,7 +578,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         conn = SocketConnection(websocket, seat, limits.queued_bytes, limits.stall_s)
         sent = rates.messages()  # this socket's own message rate
         pump = asyncio.create_task(conn.pump())
-        await manager.attach(table, conn)
+        try:
+            await manager.attach(table, conn)  # waits for the table's lock while a move holds it
+        except BaseException:
+            # cancelled in that wait (the server stopping, an ASGI server cancelling the handler as the socket
+            # closes): the pump, left waiting for messages, would hold the socket for ever
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.shield(pump)
+            raise
         log.info("socket.open", table=table.id, seat=seat or "spectator")
         try:
             while True:
