@@ -45,14 +45,16 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(database_url: str, limits: Limits) -> Iterator[tuple[int, FastAPI]]:
-    """The real app under uvicorn (as ``nines serve`` runs it) in a thread; it must stop when asked."""
+def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "auto") -> Iterator[tuple[int, FastAPI]]:
+    """The real app under uvicorn (as ``nines serve`` runs it: a keepalive ping every ``ping_s``, uvicorn's
+    20 s by default, and as long to answer it) in a thread; it must stop when asked."""
     app = create_app(ServerConfig(database_url=database_url, bot_delay_ms=0, log_json=False, review_processes=False,
                                   limits=limits))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
                                            log_level="warning", ws_max_size=limits.frame_bytes,
-                                           ws_per_message_deflate=False))
+                                           ws_per_message_deflate=False, ws_ping_interval=ping_s, ws_ping_timeout=ping_s,
+                                           ws=ws))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + BOUND_S
@@ -120,6 +122,31 @@ def test_a_client_that_never_reads_is_let_go_and_the_server_still_stops(database
                 while client.recv(65536):
                     pass
                 raise ConnectionResetError("closed by the server")  # an orderly end is fine too
+        finally:
+            client.close()
+
+
+@pytest.mark.databases
+def test_a_client_that_never_reads_is_let_go_after_the_keepalive_closes_it(database_url: str) -> None:
+    """Fewer bytes held for it than fill the connection's buffers, so no message waits: uvicorn's keepalive
+    then closes the connection (its ping unanswered), by a close that waits for the reader to take those bytes.
+    Found: the seat still shown present 30 s after that close, the server's socket established, and SIGTERM
+    did not stop the server."""
+    with serving(database_url, Limits(messages_per_second=1000, stall_s=0.5), ping_s=1.0) as (port, app):
+        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "neuf", "seats": seats}, timeout=30)
+        table_id, token = created.json()["table"]["id"], created.json()["token"]
+        table = app.state.manager.tables[table_id]
+        client = _silent_socket(port, f"/ws/tables/{table_id}")
+        try:
+            client.sendall(_frame({"type": "hello", "seat": "S", "token": token}))
+            _wait(lambda: table.connections, "the socket was never seated")
+            (conn,) = table.connections
+            protocol = conn.websocket.scope[SEND_KEY].__self__
+            protocol.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            # some 30 kB: more than the kernel takes, less than uvicorn's buffer takes before it stops writing
+            client.sendall(b"".join(_frame({"type": "resync"}) for _ in range(20)))
+            _wait(lambda: not table.connections, "a socket closed by the keepalive, its bytes unread, was kept")
         finally:
             client.close()
 

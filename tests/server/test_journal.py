@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
+from sqlalchemy import event
 
 from nines.server.journal import BOTS_PER_ROUND, MoveJournal
 from nines.server.store import SeqConflict, Store, StoredAction, StoredTable
@@ -38,6 +39,31 @@ def test_one_commit_stores_the_moves_of_many_tables_and_a_conflict_loses_no_othe
     assert [(a.seq, a.action) for a in store.actions_after("b", 0)] == [(1, "keep")]
     assert [a.seq for a in store.actions_after("c", 0)] == [1, 2]
     assert {t: store.load_table(t).seq for t in "abc"} == {"a": 2, "b": 1, "c": 2}  # type: ignore[union-attr]
+    store.close()
+
+
+@pytest.mark.databases
+def test_a_commit_of_many_moves_is_two_statements_neither_stepped_per_row(database_url: str) -> None:
+    """The driver gives the interpreter lock back at each step of a statement, and the commit's thread then
+    waits for the event loop to let it go: ``executemany`` steps once per row (a commit of 14 moves waited 28
+    times under ``benchmarks/server_load.py``), one statement of many rows once."""
+    store = Store(database_url)
+    store.migrate()
+    tables = [f"t{n}" for n in range(8)]
+    for name in tables:
+        _table(store, name)
+    executed: list[tuple[str, bool]] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, _parameters: object, _context: object, executemany: bool) -> None:
+        executed.append((statement.split()[0].upper(), executemany))
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    batch = [(t, _move(seq)) for seq in (1, 2) for t in tables]  # two moves of each table, sixteen in all
+    assert store.append_actions(batch) == [None] * len(batch)
+    event.remove(store.engine, "before_cursor_execute", seen)
+    assert [e for e in executed if e[0] in ("INSERT", "UPDATE")] == [("INSERT", False), ("UPDATE", False)]
+    assert {t: store.load_table(t).seq for t in tables} == dict.fromkeys(tables, 2)  # type: ignore[union-attr]
+    assert all([a.seq for a in store.actions_after(t, 0)] == [1, 2] for t in tables)
     store.close()
 
 

@@ -60,7 +60,7 @@ from .seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .store import Store, StoreUnavailable
 from .table import Table, TableError
 from .tables import TableManager
-from .wire import DirectWriter, KeepServerSend, direct_writer, text_frame
+from .wire import DirectWriter, KeepServerSend, direct_writer, stop_reading, text_frame
 
 HTTP_STATUS = {
     ErrorCode.MALFORMED: 422,
@@ -140,8 +140,22 @@ class SocketConnection:
             self._direct.abort()
 
     async def pump(self) -> None:
+        unread_before = False
         while True:
-            await self._wake.wait()
+            try:
+                async with asyncio.timeout(self.stall_s if self._direct is not None else None):
+                    await self._wake.wait()
+            except TimeoutError:
+                # uvicorn's keepalive closes a connection whose reader stopped answering by a close that waits for
+                # the reader to take every byte written first: one that never reads was kept for ever, its seat
+                # shown present, and the server could not stop.  Still so at the next look: let it go
+                assert self._direct is not None
+                unread = self._direct.closed_unread() > 0
+                if unread and unread_before:
+                    log.info("socket.closed_unread_dropped", seat=self.seat or "spectator")
+                    self.drop()
+                unread_before = unread
+                continue
             self._wake.clear()
             await self.flush()
             if self._closed and not self._writing and not self._queue:
@@ -188,7 +202,7 @@ SocketHandler = Callable[[TableManager, Table, SocketConnection, Any], Awaitable
 
 async def _on_act(manager: TableManager, table: Table, conn: SocketConnection, message: Act) -> None:
     # acknowledged by the move's own task as soon as it is applied (TableManager.act), written at once
-    await manager.act(table, conn.seat, message.seq, message.action, acknowledge=conn.reply)
+    await manager.act(table, conn.seat, message.seq, message.action, acknowledge=conn)
 
 
 async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, message: AskHint) -> BaseModel:
@@ -496,6 +510,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             check_name(name)
         except ValueError:  # not a name anyone can have: nothing to look up
             return {"name": name, "known": False, "games": {}}
+        await manager.results_written()  # every deal a socket has shown is counted (see TableManager._write_results)
         known = await asyncio.to_thread(store.person_exists, name)
         games = await asyncio.to_thread(store.person_stats, name) if known else {}
         return {"name": name, "known": known, "games": games}
@@ -509,16 +524,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         foreign = gate.origin_refusal(websocket.headers.get("origin"), websocket.headers.get("host"))
         too_many = None if foreign is not None else gate.admit(address)
         await websocket.accept()
-        if foreign is not None or too_many is not None:
-            code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
-            with contextlib.suppress(Exception):
-                await websocket.send_text(ErrorMessage(code=code, message=str(foreign or too_many)).model_dump_json())
-                await websocket.close(code=1008)  # policy violation
-            return
         try:
-            await _table_socket(websocket, table_id, address)
+            if foreign is not None or too_many is not None:
+                code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
+                with contextlib.suppress(Exception):
+                    await websocket.send_text(ErrorMessage(code=code, message=str(foreign or too_many)).model_dump_json())
+                    await websocket.close(code=1008)  # policy violation
+                return
+            try:
+                await _table_socket(websocket, table_id, address)
+            finally:
+                gate.release(address)
         finally:
-            gate.release(address)
+            # nothing more is read from this socket: uvicorn would read on (and parse every frame) until the
+            # client answers its close, for up to 10 s (a refused socket streaming tiny frames held the loop)
+            stop_reading(websocket.scope)
 
     async def _table_socket(websocket: WebSocket, table_id: str, address: str) -> None:
         try:
@@ -558,13 +578,30 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         conn = SocketConnection(websocket, seat, limits.queued_bytes, limits.stall_s)
         sent = rates.messages()  # this socket's own message rate
         pump = asyncio.create_task(conn.pump())
-        await manager.attach(table, conn)
+        try:
+            await manager.attach(table, conn)  # waits for the table's lock while a move holds it
+        except BaseException:
+            # cancelled in that wait (the server stopping, an ASGI server cancelling the handler as the socket
+            # closes): the pump, left waiting for messages, would hold the socket for ever
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.shield(pump)
+            raise
         log.info("socket.open", table=table.id, seat=seat or "spectator")
         try:
             while True:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                # every frame counts against the socket's rate, whatever it holds: uvicorn queues all the frames of
+                # what it reads at once, and this loop takes them without the event loop's turn coming round
+                if (too_fast := sent.refusal()) is not None:
+                    if sent.flooding:
+                        log.info("socket.flood_dropped", table=table.id, seat=seat or "spectator", refused=sent.refused)
+                        conn.drop()
+                        break
+                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
+                    continue
                 data = frame.get("text")
                 if data is None:  # a binary frame: the protocol is JSON text
                     conn.send(ErrorMessage(code=ErrorCode.MALFORMED, message="send JSON text, not binary frames", seq=table.seq))
@@ -572,9 +609,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 if len(data) > limits.frame_bytes:
                     conn.send(ErrorMessage(code=ErrorCode.LIMIT, seq=table.seq,
                                            message=f"a message is at most {limits.frame_bytes} bytes; this one was not read"))
-                    continue
-                if (too_fast := sent.refusal()) is not None:
-                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
                     continue
                 await _dispatch(manager, table, conn, data)
         except WebSocketDisconnect:

@@ -30,9 +30,10 @@ import asyncio
 import contextlib
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from .logs import log
 from .store import SeqConflict, StoredAction
 
 __all__ = ["MoveJournal"]
@@ -54,13 +55,15 @@ class _Appends(Protocol):
 
 
 class _Waiting:
-    __slots__ = ("action", "answer", "first", "table_id")
+    __slots__ = ("action", "answer", "first", "table_id", "then")
 
-    def __init__(self, table_id: str, action: StoredAction, answer: asyncio.Future[None], first: bool) -> None:
+    def __init__(self, table_id: str, action: StoredAction, answer: asyncio.Future[None], first: bool,
+                 then: Callable[[], None] | None = None) -> None:
         self.table_id = table_id
         self.action = action
         self.answer = answer
         self.first = first
+        self.then = then
 
 
 class MoveJournal:
@@ -99,12 +102,17 @@ class MoveJournal:
         """
         await self.enqueue(table_id, action, first=first)
 
-    def enqueue(self, table_id: str, action: StoredAction, *, first: bool = False) -> asyncio.Future[None]:
-        """:meth:`append` in two: the move joins the next commit now, and the future returned is its answer."""
+    def enqueue(self, table_id: str, action: StoredAction, *, first: bool = False,
+                then: Callable[[], None] | None = None) -> asyncio.Future[None]:
+        """:meth:`append` in two: the move joins the next commit now, and the future returned is its answer.
+
+        ``then`` (a person's move): called on the event loop as soon as the move is stored, in the round its
+        commit is answered, before any task its answer wakes (a round later) runs: what the move does once
+        stored is done then, not when its task wakes.  Not called if the move was refused."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[None] = loop.create_future()
         with self._lock:
-            self._waiting.append(_Waiting(table_id, action, answer, first))
+            self._waiting.append(_Waiting(table_id, action, answer, first, then))
             start = not self._writing
             self._writing = True
         if start:  # a quiet journal: the commit starts in the loop's next round, with what came meanwhile
@@ -159,6 +167,11 @@ class MoveJournal:
             if waiting.first or waiting.table_id in self._hurried:
                 self._hurried.discard(waiting.table_id)
                 _answer(waiting.answer, conflict)
+                if waiting.then is not None and conflict is None:
+                    try:
+                        waiting.then()
+                    except Exception:  # noqa: BLE001 - its task, woken by the answer, does what is left
+                        log.exception("journal.then_failed", table=waiting.table_id, seq=waiting.action.seq)
             else:
                 self._paced.append((waiting.table_id, waiting.answer, conflict))
         if self._paced and not self._pacing:

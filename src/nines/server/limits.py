@@ -281,19 +281,34 @@ class MessageWindow:
     message, on every socket, that cost more than the move itself.)
     """
 
-    __slots__ = ("_most", "_times")
+    __slots__ = ("_most", "_times", "refused")
 
     def __init__(self, most: int) -> None:
         self._most = most
         self._times: deque[float] = deque(maxlen=most)
+        self.refused = 0
+        """Messages refused since the last one let through (see :attr:`flooding`)."""
 
     def refusal(self, now: float | None = None) -> Reason | None:
         """Count a message, or say why it is refused (a refused message is not counted)."""
         now = time.monotonic() if now is None else now
         if len(self._times) == self._most and now - self._times[0] < 1.0:
+            self.refused += 1
             return Reason("server.limit_messages", f"more than {self._most} messages a second; slow down", count=self._most)
         self._times.append(now)
+        self.refused = 0
         return None
+
+    @property
+    def flooding(self) -> bool:
+        """The socket went on sending after :data:`FLOOD_REFUSALS` times its rate of refusals: not a person, nor a
+        page that slows down when told (each refusal was answered; a flood of tiny frames once held the event
+        loop for tens of seconds, answering each one)."""
+        return self.refused > FLOOD_REFUSALS * self._most
+
+
+FLOOD_REFUSALS = 10
+"""A socket refused this many times its messages a second in a row, with none let through, is dropped."""
 
 
 class LiveTables:

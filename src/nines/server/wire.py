@@ -37,7 +37,7 @@ try:  # uvicorn's protocol (its default with websockets installed, since 0.35), 
 except ImportError:  # pragma: no cover - an older uvicorn: every message goes the usual way
     _SANSIO = None
 
-__all__ = ["SEND_KEY", "DirectWriter", "KeepServerSend", "direct_writer", "text_frame"]
+__all__ = ["SEND_KEY", "DirectWriter", "KeepServerSend", "direct_writer", "stop_reading", "text_frame"]
 
 SEND_KEY = "nines.server_send"
 """Where :class:`KeepServerSend` keeps a WebSocket's own ``send`` from the server, in its scope."""
@@ -100,6 +100,13 @@ class DirectWriter:
             return False
         return True
 
+    def closed_unread(self) -> int:
+        """Bytes the connection still holds for its reader after it was closed (0: none, or it is open)."""
+        transport = self._protocol.transport
+        if transport is None or not transport.is_closing():
+            return 0
+        return int(transport.get_write_buffer_size())
+
     def abort(self) -> None:
         """Close the connection at once, dropping what its transport still holds for the reader.  (A close
         waits until the reader has taken every byte written: from one that never reads, never; uvicorn's own
@@ -123,6 +130,16 @@ def direct_writer(scope: Scope) -> DirectWriter | None:
     if protocol.conn.extensions:
         return None
     return DirectWriter(protocol)
+
+
+def stop_reading(scope: Scope) -> None:
+    """Once the server is done with a WebSocket (refused, or its handler ended): its connection on uvicorn is
+    closed now, which stops reading at once and still sends what was written (the refusal, the close frame).
+    uvicorn's own close reads on, parsing every frame the client sends, until the client answers it or 10 s
+    pass: a refused client streaming tiny frames kept the event loop parsing them (``/health``: 7 to 17 s)."""
+    protocol: Any = getattr(scope.get(SEND_KEY), "__self__", None)
+    if _SANSIO is not None and isinstance(protocol, _SANSIO) and getattr(protocol, "transport", None) is not None:
+        protocol.transport.close()
 
 
 _PROTOCOL_USES = ("transport", "handshake_complete", "close_sent", "disconnected", "initial_response", "writable", "conn")
