@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 from sqlalchemy import event
 
-from nines.server.journal import BOTS_PER_ROUND, MoveJournal
+from nines.server.journal import BOTS_PER_ROUND, MoveJournal, writers_for
 from nines.server.store import SeqConflict, Store, StoredAction, StoredTable
 
 
@@ -254,3 +254,54 @@ def test_the_next_commit_starts_as_soon_as_one_ends_without_waiting_for_the_even
         return store
 
     asyncio.run(main())
+
+
+class HeldFirstStore:
+    """A store whose first commit waits until the test lets it go; every later commit is stored at once."""
+
+    def __init__(self) -> None:
+        self.commits: list[list[tuple[str, int]]] = []
+        self.go = threading.Event()
+        self._first = True
+        self._lock = threading.Lock()
+
+    def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]:
+        with self._lock:
+            first, self._first = self._first, False
+        if first:
+            self.go.wait(timeout=10)
+        with self._lock:
+            self.commits.append([(t, a.seq) for t, a in batch])
+        return [None] * len(batch)
+
+
+@pytest.mark.parametrize("writers", [1, 2])
+def test_where_the_database_takes_two_commits_a_persons_move_does_not_wait_for_the_one_under_way(writers: int) -> None:
+    """PostgreSQL: a commit waits for the write-ahead log to reach the disk, and a person's move waited for
+    the computer players' commit under way, then its own.  With two writers it starts a commit of its own;
+    a computer player's move still waits for the next commit (no commit per move)."""
+    async def main() -> tuple[bool, bool, HeldFirstStore]:
+        store = HeldFirstStore()
+        journal = MoveJournal(store, writers=writers)
+        held = asyncio.create_task(journal.append("t0", _move(1)))  # a computer player's commit, under way
+        await asyncio.sleep(0.05)
+        bot = asyncio.create_task(journal.append("t1", _move(1)))  # another table's computer player: waits
+        person = asyncio.create_task(journal.append("t2", _move(1), first=True))
+        await asyncio.sleep(0.3)
+        person_done, bot_done = person.done(), bot.done()
+        store.go.set()
+        await asyncio.gather(held, bot, person)
+        await journal.close()
+        return person_done, bot_done, store
+
+    person_done, bot_done, store = asyncio.run(main())
+    assert person_done is (writers == 2)
+    assert bot_done is (writers == 2)  # (the person's commit took every move that waited, people first)
+    if writers == 2:
+        assert store.commits == [[("t2", 1), ("t1", 1)], [("t0", 1)]]
+    else:
+        assert store.commits == [[("t0", 1)], [("t2", 1), ("t1", 1)]]
+
+
+def test_two_writers_on_postgresql_one_on_sqlite() -> None:
+    assert writers_for("postgresql") == 2 and writers_for("sqlite") == 1

@@ -79,11 +79,14 @@ class MoveJournal:
     after its commit.)
     """
 
-    def __init__(self, store: _Appends) -> None:
+    def __init__(self, store: _Appends, *, writers: int = 1) -> None:
         self.store = store
-        self._lock = threading.Lock()  # the moves waiting and the writing flag: the loop adds, the commit thread takes
+        self.writers = writers
+        """Commits under way at once at most (see :func:`writers_for`); a second one starts only for a person's
+        move that finds a commit under way."""
+        self._lock = threading.Lock()  # the moves waiting and the writers' count: the loop adds, the commit threads take
         self._waiting: list[_Waiting] = []
-        self._writing = False  # a commit is under way, or about to start (in a thread)
+        self._writing = 0  # commit threads under way, or about to start
         self._idle = asyncio.Event()  # set while no commit is under way (``close`` waits for it)
         self._idle.set()
         self._paced: deque[tuple[str, asyncio.Future[None], SeqConflict | None]] = deque()  # computer players' answers not given yet
@@ -113,9 +116,12 @@ class MoveJournal:
         answer: asyncio.Future[None] = loop.create_future()
         with self._lock:
             self._waiting.append(_Waiting(table_id, action, answer, first, then))
-            start = not self._writing
-            self._writing = True
-        if start:  # a quiet journal: the commit starts in the loop's next round, with what came meanwhile
+            # a quiet journal: the commit starts in the loop's next round, with what came meanwhile; where the
+            # database takes several commits at once, a person's move does not wait for the one under way
+            start = not self._writing or (first and self._writing < self.writers)
+            if start:
+                self._writing += 1
+        if start:
             self._idle.clear()
             loop.call_soon(self._start, loop)
         return answer
@@ -128,7 +134,7 @@ class MoveJournal:
         when nothing waits."""
         with self._lock:
             if not self._waiting:
-                self._writing = False
+                self._writing -= 1
                 return []
             # a stable sort: each kind keeps its order of arrival
             waiting = sorted(self._waiting, key=_later) if len(self._waiting) > 1 else self._waiting
@@ -149,7 +155,7 @@ class MoveJournal:
                 loop.call_soon_threadsafe(self._answered, batch, answers, failure)
             except RuntimeError:  # the event loop is closed (the process stopped): nobody waits
                 with self._lock:
-                    self._writing = False
+                    self._writing -= 1
                 return
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(self._quiet)
@@ -204,7 +210,8 @@ class MoveJournal:
         self._hurried.add(table_id)
 
     def _quiet(self) -> None:
-        """On the event loop: the commit thread found nothing more to write (unless a move came since)."""
+        """On the event loop: a commit thread found nothing more to write (unless a move came since, or another
+        is still writing)."""
         with self._lock:
             if not self._writing:
                 self._idle.set()
@@ -215,6 +222,14 @@ class MoveJournal:
         while self._paced:
             _, answer, conflict = self._paced.popleft()
             _answer(answer, conflict)
+
+
+def writers_for(dialect: str) -> int:
+    """Commits a database takes at once with profit.  PostgreSQL: two (a commit waits for its write-ahead log
+    to reach the disk, and concurrent commits share the flush; a table's moves never meet in two commits,
+    since each holds the table's lock until it is answered).  SQLite: one (a single writer: a second
+    would only wait for the database's lock)."""
+    return 2 if dialect == "postgresql" else 1
 
 
 def _later(waiting: _Waiting) -> bool:

@@ -36,7 +36,7 @@ from .claims import Claims, claim_url, own_token, taken_message
 from .config import ServerConfig
 from .driver import TableDriver
 from .hints import Hints
-from .journal import MoveJournal
+from .journal import MoveJournal, writers_for
 from .limits import valid_table_id
 from .logs import log
 from .messages import (
@@ -101,7 +101,7 @@ class TableManager:
         self.instance = config.instance or uuid.uuid4().hex[:8]
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
-        self.journal = MoveJournal(store)  # moves stored by group commit
+        self.journal = MoveJournal(store, writers=writers_for(store.engine.dialect.name))  # moves stored by group commit
         # computer players and hints think in their own few threads (the default pool stays the database's),
         # or on the event loop when they are quick (see thinking.py)
         self.thinking = Thinking(config.limits.computer_threads)
