@@ -95,35 +95,41 @@ def _wait(predicate: Any, what: str) -> None:
         time.sleep(0.05)
 
 
+@contextmanager
+def _seated_reader_that_never_reads(port: int, app: FastAPI) -> Iterator[tuple[socket.socket, Any]]:
+    """A person seated at a new table (with two computer players) by a raw socket that never reads; the
+    server's side of its connection takes no more than a few kilobytes in the kernel (its send buffer
+    otherwise grows to megabytes before the server's own buffers fill: the same, slower)."""
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+    created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "neuf", "seats": seats}, timeout=30)
+    table_id, token = created.json()["table"]["id"], created.json()["token"]
+    table = app.state.manager.tables[table_id]
+    client = _silent_socket(port, f"/ws/tables/{table_id}")
+    try:
+        client.sendall(_frame({"type": "hello", "seat": "S", "token": token}))
+        _wait(lambda: table.connections, "the socket was never seated")
+        (conn,) = table.connections
+        protocol = conn.websocket.scope[SEND_KEY].__self__
+        protocol.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        yield client, table
+    finally:
+        client.close()
+
+
 @pytest.mark.databases
 def test_a_client_that_never_reads_is_let_go_and_the_server_still_stops(database_url: str) -> None:
     limits = Limits(messages_per_second=1000, stall_s=0.5)
-    with serving(database_url, limits) as (port, app):
-        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
-        created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "neuf", "seats": seats}, timeout=30)
-        table_id, token = created.json()["table"]["id"], created.json()["token"]
-        table = app.state.manager.tables[table_id]
-        client = _silent_socket(port, f"/ws/tables/{table_id}")
-        try:
-            client.sendall(_frame({"type": "hello", "seat": "S", "token": token}))
-            _wait(lambda: table.connections, "the socket was never seated")
-            # the server's side of the connection takes no more than a few kilobytes in the kernel (its send
-            # buffer otherwise grows to megabytes before the server's own buffers fill: the same, slower)
-            (conn,) = table.connections
-            protocol = conn.websocket.scope[SEND_KEY].__self__
-            protocol.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-            # 200 whole states asked for (some 300 kB): far more than the connection's buffers hold
-            client.sendall(b"".join(_frame({"type": "resync"}) for _ in range(200)))
-            _wait(lambda: not table.connections, "a socket whose reader never reads was kept (its seat shown present)")
-            assert table.info_body()["seats"][0]["connected"] is False
-            # and the connection itself is gone, not waiting for the client to read what it held
-            client.settimeout(BOUND_S)
-            with pytest.raises(OSError):
-                while client.recv(65536):
-                    pass
-                raise ConnectionResetError("closed by the server")  # an orderly end is fine too
-        finally:
-            client.close()
+    with serving(database_url, limits) as (port, app), _seated_reader_that_never_reads(port, app) as (client, table):
+        # 200 whole states asked for (some 300 kB): far more than the connection's buffers hold
+        client.sendall(b"".join(_frame({"type": "resync"}) for _ in range(200)))
+        _wait(lambda: not table.connections, "a socket whose reader never reads was kept (its seat shown present)")
+        assert table.info_body()["seats"][0]["connected"] is False
+        # and the connection itself is gone, not waiting for the client to read what it held
+        client.settimeout(BOUND_S)
+        with pytest.raises(OSError):
+            while client.recv(65536):
+                pass
+            raise ConnectionResetError("closed by the server")  # an orderly end is fine too
 
 
 @pytest.mark.databases
@@ -132,23 +138,12 @@ def test_a_client_that_never_reads_is_let_go_after_the_keepalive_closes_it(datab
     then closes the connection (its ping unanswered), by a close that waits for the reader to take those bytes.
     Found: the seat still shown present 30 s after that close, the server's socket established, and SIGTERM
     did not stop the server."""
-    with serving(database_url, Limits(messages_per_second=1000, stall_s=0.5), ping_s=1.0) as (port, app):
-        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
-        created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "neuf", "seats": seats}, timeout=30)
-        table_id, token = created.json()["table"]["id"], created.json()["token"]
-        table = app.state.manager.tables[table_id]
-        client = _silent_socket(port, f"/ws/tables/{table_id}")
-        try:
-            client.sendall(_frame({"type": "hello", "seat": "S", "token": token}))
-            _wait(lambda: table.connections, "the socket was never seated")
-            (conn,) = table.connections
-            protocol = conn.websocket.scope[SEND_KEY].__self__
-            protocol.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-            # some 30 kB: more than the kernel takes, less than uvicorn's buffer takes before it stops writing
-            client.sendall(b"".join(_frame({"type": "resync"}) for _ in range(20)))
-            _wait(lambda: not table.connections, "a socket closed by the keepalive, its bytes unread, was kept")
-        finally:
-            client.close()
+    limits = Limits(messages_per_second=1000, stall_s=0.5)
+    with (serving(database_url, limits, ping_s=1.0) as (port, app),
+          _seated_reader_that_never_reads(port, app) as (client, table)):
+        # some 30 kB: more than the kernel takes, less than uvicorn's buffer takes before it stops writing
+        client.sendall(b"".join(_frame({"type": "resync"}) for _ in range(20)))
+        _wait(lambda: not table.connections, "a socket closed by the keepalive, its bytes unread, was kept")
 
 
 class _Protocol:

@@ -579,16 +579,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         sent = rates.messages()  # this socket's own message rate
         pump = asyncio.create_task(conn.pump())
         try:
-            await manager.attach(table, conn)  # waits for the table's lock while a move holds it
-        except BaseException:
-            # cancelled in that wait (the server stopping, an ASGI server cancelling the handler as the socket
-            # closes): the pump, left waiting for messages, would hold the socket for ever
-            conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.shield(pump)
-            raise
-        log.info("socket.open", table=table.id, seat=seat or "spectator")
-        try:
+            # joining waits for the table's lock while a move holds it: cancelled there (the server stopping, an
+            # ASGI server cancelling the handler as the socket closes), the socket still ends below (its pump,
+            # left waiting for messages, held the socket for ever)
+            await manager.attach(table, conn)
+            log.info("socket.open", table=table.id, seat=seat or "spectator")
             while True:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":

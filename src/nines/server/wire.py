@@ -119,9 +119,8 @@ class DirectWriter:
 def direct_writer(scope: Scope) -> DirectWriter | None:
     """The direct writer of a WebSocket's connection, when the server is uvicorn's ``websockets-sansio``
     protocol with no extension negotiated; ``None`` otherwise (every message then goes the usual way)."""
-    send = scope.get(SEND_KEY)
-    protocol: Any = getattr(send, "__self__", None)
-    if _SANSIO is None or not isinstance(protocol, _SANSIO):
+    protocol = _sansio_protocol(scope)
+    if protocol is None:
         return None
     # uvicorn's protocol is not a public interface: a version whose protocol lacks what the writer reads
     # (renamed, moved) gets every message the usual way, never an error in the middle of a match
@@ -137,9 +136,15 @@ def stop_reading(scope: Scope) -> None:
     closed now, which stops reading at once and still sends what was written (the refusal, the close frame).
     uvicorn's own close reads on, parsing every frame the client sends, until the client answers it or 10 s
     pass: a refused client streaming tiny frames kept the event loop parsing them (``/health``: 7 to 17 s)."""
-    protocol: Any = getattr(scope.get(SEND_KEY), "__self__", None)
-    if _SANSIO is not None and isinstance(protocol, _SANSIO) and getattr(protocol, "transport", None) is not None:
+    protocol = _sansio_protocol(scope)
+    if protocol is not None and getattr(protocol, "transport", None) is not None:
         protocol.transport.close()
+
+
+def _sansio_protocol(scope: Scope) -> Any:
+    """The WebSocket's connection when the server is uvicorn's ``websockets-sansio`` protocol, else ``None``."""
+    protocol: Any = getattr(scope.get(SEND_KEY), "__self__", None)
+    return protocol if _SANSIO is not None and isinstance(protocol, _SANSIO) else None
 
 
 _PROTOCOL_USES = ("transport", "handshake_complete", "close_sent", "disconnected", "initial_response", "writable", "conn")
