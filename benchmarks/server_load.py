@@ -193,7 +193,9 @@ async def play(slot: Slot, servers: list[Server], figures: Figures, stop_at: flo
     server = servers[slot.home]
     rng = random.Random(slot.index)
     me = address(slot.index)
-    transport = httpx.AsyncHTTPTransport(local_address=me)
+    # no connection kept between matches: it idles through the whole match, and the server closes an idle
+    # connection after a few seconds; a new table asked for on it as it closed failed the run (httpx.ReadError)
+    transport = httpx.AsyncHTTPTransport(local_address=me, limits=httpx.Limits(max_keepalive_connections=0))
     async with httpx.AsyncClient(transport=transport, timeout=60) as http:
         while time.monotonic() < stop_at:
             seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
