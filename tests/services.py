@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -177,7 +178,7 @@ class ServerProcess:
     """``nines serve`` as its own process on a free loopback port (uvicorn, as people run it)."""
 
     def __init__(self, database_url: str, redis_url: str | None = None, folder: Path | None = None,
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, options: Sequence[str] = ()) -> None:
         import sys
 
         self.port = free_port()
@@ -187,6 +188,7 @@ class ServerProcess:
                    "--bot-delay", str(bot_delay), "--log-level", "warning"]
         if redis_url:
             command += ["--redis-url", redis_url]
+        command += options
         env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         self.log = open(self.folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)

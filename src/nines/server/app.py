@@ -297,7 +297,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = manager.tables.get(table_id)
         return table is not None and not table.state.is_over
 
-    app.add_middleware(BodyLimit, max_bytes=limits.body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=limits.body_bytes, seconds=limits.request_s)
 
     @app.middleware("http")
     async def log_requests(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

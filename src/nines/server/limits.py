@@ -7,7 +7,8 @@ often anyone could create tables, send messages or ask for hints.  Everything he
 by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lower it):
 
 * :class:`BodyLimit`: an ASGI middleware refusing request bodies over ``body_bytes``
-  (413), whether announced by ``Content-Length`` or streamed;
+  (413), whether announced by ``Content-Length`` or streamed, and bodies not sent whole within
+  ``request_s`` (408; the request's head has the same deadline: :mod:`.deadlines`);
 * :class:`SocketGate`: sockets per client address, spectators per table, and the ``Origin``
   allow-list a browser's socket must come from;
 * :class:`Rates`: tables created per minute per address and messages per second per
@@ -22,6 +23,7 @@ The rate and socket counts are per process: two processes behind Redis each appl
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -58,6 +60,10 @@ class Limits:
 
     body_bytes: int = 64 * 1024
     """The largest HTTP request body; the largest real one (a new table) is under 2 kB."""
+
+    request_s: float = 10.0
+    """Seconds a client has to send a request's head, and again its whole request, body included (a real
+    one takes milliseconds): a connection that sends nothing or half a request is closed after that."""
 
     frame_bytes: int = 16 * 1024
     """The largest socket message a client may send; a real one is under 200 bytes."""
@@ -115,11 +121,13 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class BodyLimit:
-    """Refuse an HTTP request whose body is over ``max_bytes`` before the application parses it."""
+    """Refuse an HTTP request whose body is over ``max_bytes`` before the application parses it, or not
+    all sent within ``seconds`` of the request's start."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = Limits.request_s) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -134,14 +142,27 @@ class BodyLimit:
                 await self._refuse(send, 413, self._too_large())
                 return
         received = 0
-        started = refused = False
+        started = refused = whole = False
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.seconds
 
         async def counted() -> Message:
-            nonlocal received, refused
+            nonlocal received, refused, whole
             if refused:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            if whole:  # after the body, the application only listens for the client going away
+                return await receive()
+            try:
+                # a body sent slowly or never (a head announcing 200 bytes, then 7) held the request, and a
+                # server asked to stop, for ever
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                refused = True
+                if not started:
+                    await self._refuse(send, 408, f"the request's body was not sent within {self.seconds:g} s")
+                return {"type": "http.disconnect"}
             if message["type"] == "http.request":
+                whole = not message.get("more_body", False)
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     # answered here, at once; the application sees a client that went away
@@ -166,7 +187,7 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Send, status: int, message: str) -> None:
-        body = json.dumps({"type": "error", "code": "limit" if status == 413 else "malformed", "message": message}).encode()
+        body = json.dumps({"type": "error", "code": "malformed" if status == 400 else "limit", "message": message}).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})

@@ -36,6 +36,14 @@ def register(app: typer.Typer) -> None:
         ),
         tables_per_minute: int = typer.Option(12, "--tables-per-minute", min=1, help="Tables one address may create in a minute."),
         sockets_per_address: int = typer.Option(40, "--sockets-per-address", min=1, help="Table sockets one address may hold open."),
+        request_timeout: float = typer.Option(
+            10.0, "--request-timeout", min=0.5,
+            help="Seconds a client has to send a request's head, and its whole request (a connection that sends nothing or half a request is closed).",
+        ),
+        shutdown_timeout: int = typer.Option(
+            10, "--shutdown-timeout", min=1,
+            help="Seconds a stopping server waits for open requests and sockets before closing them.",
+        ),
         review_processes: bool = typer.Option(
             True, "--review-processes/--review-threads",
             help="Review finished deals in worker processes (the tables in play never wait for a review) or in threads of the server.",
@@ -46,6 +54,7 @@ def register(app: typer.Typer) -> None:
 
         from ...server import ServerConfig, create_app
         from ...server.config import default_database_url
+        from ...server.deadlines import head_deadline_protocol
         from ...server.limits import Limits
         from ...server.logs import configure
 
@@ -64,10 +73,13 @@ def register(app: typer.Typer) -> None:
             review_processes=review_processes,
             settle=True,
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
-                          sockets_per_address=sockets_per_address),
+                          sockets_per_address=sockets_per_address, request_s=request_timeout),
         )
         # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
         # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
                     ws_max_size=config.limits.frame_bytes,  # a larger frame is refused before it is read
-                    ws_per_message_deflate=False)
+                    ws_per_message_deflate=False,
+                    http=head_deadline_protocol(config.limits.request_s),  # a head not sent in time: 408, closed
+                    # a stopping server waited for ever for a request whose body never came; not for longer now
+                    timeout_graceful_shutdown=shutdown_timeout)

@@ -1,0 +1,160 @@
+"""Attack: clients that send their request slowly or never, against the real ``nines serve``.
+
+Found by the eighth round's reading of uvicorn: a connection that sent nothing, half a request's head, or
+a head announcing 200 bytes of body followed by 7, was held for as long as the client liked (uvicorn sets
+no deadline before a head is complete, and none for a body), each one a file descriptor and, for the body,
+a task of the application's; and ``nines serve`` asked to stop (SIGTERM) while a body was half sent waited
+for it for ever ("Waiting for connections to close"). Now a request's head and its whole request each have
+``--request-timeout`` seconds (408, connection closed), and a stopping server closes what is still open
+after ``--shutdown-timeout`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from ..services import ServerProcess
+
+BOUND_S = 30.0  # a bound on failure only (a loaded machine is slow): each test waits for the server's answer
+HEAD = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n"  # no blank line: the head is never complete
+HALF_BODY = (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 200\r\n\r\n{\"game\"")
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """``nines serve`` on SQLite, giving a request 1.5 s."""
+    folder = tmp_path_factory.mktemp("slow")
+    server = ServerProcess(f"sqlite:///{folder / 'nines.db'}", folder=folder, options=["--request-timeout", "1.5"])
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _open(server: ServerProcess) -> socket.socket:
+    conn = socket.create_connection(("127.0.0.1", server.port), timeout=BOUND_S)
+    return conn
+
+
+def _until_closed(conn: socket.socket) -> bytes:
+    """Everything the server writes until it closes the connection (a timeout if it never does)."""
+    got = b""
+    while chunk := conn.recv(4096):
+        got += chunk
+    return got
+
+
+def test_a_connection_that_sends_nothing_is_closed_after_the_request_timeout(quick: ServerProcess) -> None:
+    with _open(quick) as conn:
+        started = time.monotonic()
+        answer = _until_closed(conn)  # before: no answer, the connection held for ever (recv timed out)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert b"not sent within 1.5 s" in answer
+    assert 1.0 < time.monotonic() - started < BOUND_S
+
+
+def test_half_a_head_trickled_a_byte_at_a_time_does_not_hold_the_connection(quick: ServerProcess) -> None:
+    with _open(quick) as conn:
+        started = time.monotonic()
+        conn.settimeout(0.3)
+        answer = b""
+        # a byte every 0.3 s (a minute's worth): the head is never complete, and the trickle must not restart
+        # the deadline
+        for byte in HEAD * 10:
+            try:
+                conn.sendall(bytes([byte]))
+                answer = conn.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:  # closed by the server
+                break
+            break  # the server answered (or closed: b"")
+        took = time.monotonic() - started
+        conn.settimeout(BOUND_S)
+        answer += _until_closed(conn)
+    assert answer.startswith(b"HTTP/1.1 408 "), answer
+    assert took < 1.5 + 10  # the deadline counted from the first byte, not the last (the trickle runs 60 s)
+
+
+def test_a_body_never_finished_is_answered_408_and_its_connection_closed(quick: ServerProcess) -> None:
+    with _open(quick) as conn:
+        conn.sendall(HALF_BODY)
+        started = time.monotonic()
+        answer = _until_closed(conn)  # before: no answer ever; the application's task waited for the body
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 ")
+    assert json.loads(body) == {"type": "error", "code": "limit",
+                                "message": "the request's body was not sent within 1.5 s"}
+    assert time.monotonic() - started < BOUND_S
+    # and nothing was made of the half request
+    assert httpx.get(f"{quick.http}/api/tables", timeout=BOUND_S).json() == []
+
+
+def test_a_kept_alive_connection_waiting_for_its_next_head_has_the_same_deadline(quick: ServerProcess) -> None:
+    with _open(quick) as conn:
+        conn.sendall(HEAD + b"\r\n")  # a whole request: answered, the connection kept alive
+        first = conn.recv(4096)
+        while b"\r\n\r\n" not in first:
+            first += conn.recv(4096)
+        head, _, body = first.partition(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += conn.recv(4096)
+        assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["status"] == "ok"
+        conn.sendall(b"GET /health HTTP/1.1\r\n")  # then half of the next one
+        answer = _until_closed(conn)
+    assert answer.startswith(b"HTTP/1.1 408 "), answer
+
+
+def test_requests_and_sockets_in_time_are_untouched(quick: ServerProcess) -> None:
+    created = httpx.post(f"{quick.http}/api/tables", timeout=BOUND_S, json={
+        "game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}},
+    })
+    assert created.status_code == 201, created.text
+    table = created.json()["table"]["id"]
+
+    async def socket_past_the_deadline() -> str:
+        # a table socket's handshake is a request's head; once upgraded, the socket lives past the deadline
+        async with connect(f"{quick.ws}/ws/tables/{table}", open_timeout=BOUND_S) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            first = json.loads(await asyncio.wait_for(ws.recv(), BOUND_S))
+            await asyncio.sleep(3.0)  # twice the request timeout
+            await ws.send(json.dumps({"type": "resync"}))
+            while True:
+                again = json.loads(await asyncio.wait_for(ws.recv(), BOUND_S))
+                if again["type"] == "state":
+                    return str(first["type"]) + "," + str(again["type"])
+
+    assert asyncio.run(socket_past_the_deadline()) == "state,state"
+
+
+def test_a_stopping_server_does_not_wait_for_ever_for_a_half_sent_body(tmp_path: Path) -> None:
+    # the request's deadline is long here (60 s): what ends the wait is the shutdown's own timeout
+    server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path,
+                           options=["--request-timeout", "60", "--shutdown-timeout", "2"])
+    try:
+        with _open(server) as conn:
+            conn.sendall(HALF_BODY)
+            time.sleep(0.5)
+            started = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            try:
+                server.process.wait(timeout=BOUND_S)  # before: still waiting for the body after 40 s
+            except subprocess.TimeoutExpired:
+                pytest.fail("nines serve did not stop while a request's body was half sent")
+            assert time.monotonic() - started < BOUND_S
+        assert "timeout graceful shutdown exceeded" in server.output()
+    finally:
+        server.stop()
