@@ -8,7 +8,8 @@ by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lo
 
 * :class:`BodyLimit`: an ASGI middleware refusing request bodies over ``body_bytes``
   (413), whether announced by ``Content-Length`` or streamed, and bodies not sent whole within
-  ``request_s`` (408; the request's head has the same deadline: :mod:`.deadlines`);
+  ``request_s`` (408; the request's head has the same deadline, and an address's open connections a bound:
+  :mod:`.connections`);
 * :class:`SocketGate`: sockets per client address, spectators per table, and the ``Origin``
   allow-list a browser's socket must come from;
 * :class:`Rates`: tables created per minute per address and messages per second per
@@ -64,6 +65,10 @@ class Limits:
     request_s: float = 10.0
     """Seconds a client has to send a request's head, and again its whole request, body included (a real
     one takes milliseconds): a connection that sends nothing or half a request is closed after that."""
+
+    connections_per_address: int = 100
+    """Open HTTP connections from one client address (0: no bound; a browser opens about six to a server,
+    and table sockets are counted apart).  Behind a reverse proxy every connection is the proxy's: 0 there."""
 
     frame_bytes: int = 16 * 1024
     """The largest socket message a client may send; a real one is under 200 bytes."""

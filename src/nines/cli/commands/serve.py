@@ -40,6 +40,10 @@ def register(app: typer.Typer) -> None:
             10.0, "--request-timeout", min=0.5,
             help="Seconds a client has to send a request's head, and its whole request (a connection that sends nothing or half a request is closed).",
         ),
+        connections_per_address: int = typer.Option(
+            100, "--connections-per-address", min=0,
+            help="Open HTTP connections one address may hold (0: no bound; behind a reverse proxy, 0 and let the proxy bound them).",
+        ),
         shutdown_timeout: int = typer.Option(
             10, "--shutdown-timeout", min=1,
             help="Seconds a stopping server waits for open requests and sockets before closing them.",
@@ -54,13 +58,14 @@ def register(app: typer.Typer) -> None:
 
         from ...server import ServerConfig, create_app
         from ...server.config import default_database_url
-        from ...server.deadlines import head_deadline_protocol
+        from ...server.connections import guarded_http_protocol, raise_open_files_limit
         from ...server.limits import Limits
         from ...server.logs import configure
 
         if log_format not in ("json", "text"):
             raise typer.BadParameter("json or text", param_hint="--log-format")
         configure(json_lines=log_format == "json", level=log_level)
+        raise_open_files_limit()  # a service started at 1,024 open files ran out at a few hundred connections
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         config = ServerConfig(
             database_url=database_url or default_database_url(data_dir),
@@ -73,13 +78,15 @@ def register(app: typer.Typer) -> None:
             review_processes=review_processes,
             settle=True,
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
-                          sockets_per_address=sockets_per_address, request_s=request_timeout),
+                          sockets_per_address=sockets_per_address, request_s=request_timeout,
+                          connections_per_address=connections_per_address),
         )
         # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
         # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
                     ws_max_size=config.limits.frame_bytes,  # a larger frame is refused before it is read
                     ws_per_message_deflate=False,
-                    http=head_deadline_protocol(config.limits.request_s),  # a head not sent in time: 408, closed
+                    # a head not sent in time: 408, closed; an address over its open connections: 429, closed
+                    http=guarded_http_protocol(config.limits),
                     # a stopping server waited for ever for a request whose body never came; not for longer now
                     timeout_graceful_shutdown=shutdown_timeout)

@@ -1,4 +1,5 @@
-"""Attack: clients that send their request slowly or never, against the real ``nines serve``.
+"""Attack: clients that send their request slowly or never, or open many connections, against the real
+``nines serve``.
 
 Found by the eighth round's reading of uvicorn: a connection that sent nothing, half a request's head, or
 a head announcing 200 bytes of body followed by 7, was held for as long as the client liked (uvicorn sets
@@ -7,15 +8,22 @@ a task of the application's; and ``nines serve`` asked to stop (SIGTERM) while a
 for it for ever ("Waiting for connections to close"). Now a request's head and its whole request each have
 ``--request-timeout`` seconds (408, connection closed), and a stopping server closes what is still open
 after ``--shutdown-timeout`` seconds.
+
+Found next: 1,100 idle connections from one address used up a server's 1,024 open files (a service's usual
+soft limit), after which every other client's request failed.  Now an address's open HTTP connections are
+bounded (``--connections-per-address``; table sockets are counted apart), and ``nines serve`` raises its
+soft limit on open files to the hard one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,18 +42,33 @@ HALF_BODY = (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: app
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """``nines serve`` on SQLite, giving a request 1.5 s."""
+    """``nines serve`` on SQLite, giving a request 1.5 s and an address five open connections."""
     folder = tmp_path_factory.mktemp("slow")
-    server = ServerProcess(f"sqlite:///{folder / 'nines.db'}", folder=folder, options=["--request-timeout", "1.5"])
+    server = ServerProcess(f"sqlite:///{folder / 'nines.db'}", folder=folder,
+                           options=["--request-timeout", "1.5", "--connections-per-address", "5"])
     try:
         yield server
     finally:
         server.stop()
 
 
-def _open(server: ServerProcess) -> socket.socket:
-    conn = socket.create_connection(("127.0.0.1", server.port), timeout=BOUND_S)
-    return conn
+def _open(server: ServerProcess, me: str = "127.0.0.1") -> socket.socket:
+    """A connection to the server from the loopback address ``me`` (each test's crowd has its own)."""
+    return socket.create_connection(("127.0.0.1", server.port), timeout=BOUND_S, source_address=(me, 0))
+
+
+def _health(conn: socket.socket) -> dict[str, object]:
+    """Ask for /health on ``conn`` and read the whole answer, keeping the connection."""
+    conn.sendall(HEAD + b"\r\n")
+    answer = conn.recv(4096)
+    while b"\r\n\r\n" not in answer:
+        answer += conn.recv(4096)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += conn.recv(4096)
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    return dict(json.loads(body))
 
 
 def _until_closed(conn: socket.socket) -> bytes:
@@ -104,15 +127,7 @@ def test_a_body_never_finished_is_answered_408_and_its_connection_closed(quick: 
 
 def test_a_kept_alive_connection_waiting_for_its_next_head_has_the_same_deadline(quick: ServerProcess) -> None:
     with _open(quick) as conn:
-        conn.sendall(HEAD + b"\r\n")  # a whole request: answered, the connection kept alive
-        first = conn.recv(4096)
-        while b"\r\n\r\n" not in first:
-            first += conn.recv(4096)
-        head, _, body = first.partition(b"\r\n\r\n")
-        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
-        while len(body) < length:
-            body += conn.recv(4096)
-        assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["status"] == "ok"
+        assert _health(conn)["status"] == "ok"  # a whole request: answered, the connection kept alive
         conn.sendall(b"GET /health HTTP/1.1\r\n")  # then half of the next one
         answer = _until_closed(conn)
     assert answer.startswith(b"HTTP/1.1 408 "), answer
@@ -158,3 +173,66 @@ def test_a_stopping_server_does_not_wait_for_ever_for_a_half_sent_body(tmp_path:
         assert "timeout graceful shutdown exceeded" in server.output()
     finally:
         server.stop()
+
+
+def test_an_address_over_its_open_connections_is_answered_429_and_no_other_address_is(quick: ServerProcess) -> None:
+    crowd = [_open(quick, "127.0.0.3") for _ in range(5)]  # idle, each within its deadline
+    try:
+        for conn in crowd[:2]:
+            assert _health(conn)["status"] == "ok"
+        with _open(quick, "127.0.0.3") as sixth:
+            answer = _until_closed(sixth)  # before: taken, and held with the others
+        assert answer.startswith(b"HTTP/1.1 429 "), answer
+        assert b"this address has 5 connections open" in answer
+        # another address is served while the crowd holds its five
+        assert httpx.get(f"{quick.http}/health", timeout=BOUND_S).json()["status"] == "ok"
+        crowd.pop().close()  # one of the five goes: the address may open another
+        deadline = time.monotonic() + BOUND_S
+        while True:  # the server counts the close when it reads it
+            with _open(quick, "127.0.0.3") as again:
+                try:
+                    assert _health(again)["status"] == "ok"
+                    break
+                except AssertionError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+    finally:
+        for conn in crowd:
+            conn.close()
+
+
+def test_table_sockets_leave_the_count_of_connections(quick: ServerProcess) -> None:
+    created = httpx.post(f"{quick.http}/api/tables", timeout=BOUND_S, json={
+        "game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}},
+    })
+    table = created.json()["table"]["id"]
+
+    async def eight_sockets_then_a_request() -> str:
+        sockets = [await connect(f"{quick.ws}/ws/tables/{table}", open_timeout=BOUND_S, local_addr=("127.0.0.4", 0))
+                   for _ in range(8)]  # more than the five connections: each leaves the count once upgraded
+        try:
+            for ws in sockets:
+                await ws.send(json.dumps({"type": "hello"}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), BOUND_S))["type"] == "state"
+            with _open(quick, "127.0.0.4") as conn:
+                return str(_health(conn)["status"])
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    assert asyncio.run(eight_sockets_then_a_request()) == "ok"
+
+
+def test_nines_serve_raises_its_soft_limit_on_open_files_to_the_hard_one() -> None:
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    low = min(256, hard)
+    script = ("import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (%d, resource.getrlimit(resource.RLIMIT_NOFILE)[1])); "
+              "from nines.server.connections import raise_open_files_limit; print(raise_open_files_limit(), "
+              "resource.getrlimit(resource.RLIMIT_NOFILE)[0])") % low
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**os.environ}).stdout.split()
+    expected = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    assert out == [str(expected), str(expected)]
