@@ -297,6 +297,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         table = manager.tables.get(table_id)
         return table is not None and not table.state.is_over
 
+    def counted_name(request: Request) -> Callable[[], None]:
+        """Counts a name new to the database against its address's rate (``Limits.names_per_hour``): each is a
+        row kept for good, and one client once added 130 a second for as long as it liked."""
+        address = _address(request.client)
+
+        def count() -> None:
+            refusal = rates.new_name(address)
+            if refusal is not None:
+                raise TableError(ErrorCode.LIMIT, refusal)
+
+        return count
+
     app.add_middleware(BodyLimit, max_bytes=limits.body_bytes, seconds=limits.request_s)
 
     @app.middleware("http")
@@ -405,7 +417,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if refusal is not None:
             raise TableError(ErrorCode.LIMIT, refusal)
         if body.name:
-            await own_name(store, request, response, body.name)
+            await own_name(store, request, response, body.name, counted_name(request))
         seated = await manager.create(body)
         live_tables.add(address, seated.table.id)
         return seated.model_dump(mode="json")
@@ -419,7 +431,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response) -> dict[str, Any]:
         if body.name:
-            await own_name(store, request, response, body.name)
+            await own_name(store, request, response, body.name, counted_name(request))
         seated = await manager.join(table_id, body)
         assert seated.seat is not None and seated.token is not None
         set_seat_cookie(request, response, table_id, seated.seat, seated.token)
@@ -500,7 +512,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/people")
     async def register_person(body: Person, request: Request, response: Response) -> dict[str, Any]:
         """Use a name: the first browser to use it owns it (a secret kept in an HttpOnly cookie)."""
-        await own_name(store, request, response, body.name)
+        await own_name(store, request, response, body.name, counted_name(request))
         await asyncio.to_thread(store.touch_person, body.name)
         return {"name": body.name}
 

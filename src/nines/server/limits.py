@@ -12,8 +12,8 @@ by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lo
   :mod:`.connections`);
 * :class:`SocketGate`: sockets per client address, spectators per table, and the ``Origin``
   allow-list a browser's socket must come from;
-* :class:`Rates`: tables created per minute per address and messages per second per
-  socket, counted with the ``limits`` library (moving windows in memory);
+* :class:`Rates`: tables created per minute and new names claimed per hour per address, and
+  messages per second per socket, counted with the ``limits`` library (moving windows in memory);
 * :class:`HintDesk`: one hint at a time per seat, and the answer kept per position;
 * :func:`check_name`: a person's name has no control character, no bidirectional
   override and at least one visible character;
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from limits import RateLimitItemPerMinute
+from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -89,6 +89,10 @@ class Limits:
     lobby_per_minute: int = 60
     """Lobby listings one client address may ask for in a minute (the home page asks every 5 s; a listing
     costs the server some milliseconds of CPU)."""
+
+    names_per_hour: int = 60
+    """Names one client address may claim for the first time in an hour (each is a row in the database for
+    good; a household names its few players once, and using a name it owns again is not counted)."""
 
     reads_per_minute: int = 120
     """Records, replays and reviews of finished matches one client address may ask for in a minute
@@ -270,6 +274,7 @@ class Rates:
         self._tables = RateLimitItemPerMinute(limits.tables_per_minute)
         self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
         self._lobby = RateLimitItemPerMinute(limits.lobby_per_minute)
+        self._names = RateLimitItemPerHour(limits.names_per_hour)
         self.limits = limits
 
     def create_table(self, address: str) -> str | None:
@@ -292,6 +297,14 @@ class Rates:
             return None
         return Reason("server.limit_lobby", f"this address has asked for the list of tables {self.limits.lobby_per_minute} "
                       "times in the last minute; wait a moment", count=self.limits.lobby_per_minute)
+
+    def new_name(self, address: str) -> str | None:
+        """Count a name this address claims for the first time, or say why not (called from the database's
+        thread, just before the name's row would be added: the library's storage takes its own lock)."""
+        if self._limiter.hit(self._names, "names", address):
+            return None
+        return Reason("server.limit_names", f"this address has taken {self.limits.names_per_hour} new names in the last "
+                      "hour; play under one of them, or wait", count=self.limits.names_per_hour)
 
     def messages(self) -> MessageWindow:
         """A new socket's own count of its messages (see :class:`MessageWindow`)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+from collections.abc import Callable
 
 from fastapi import Request, Response
 
@@ -44,14 +45,17 @@ def name_cookie(name: str) -> str:
     return "nines_name_" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
-async def own_name(store: Store, request: Request, response: Response, name: str) -> None:
-    """Refuse a name another browser owns; a new name becomes this browser's (its secret is set)."""
+async def own_name(store: Store, request: Request, response: Response, name: str,
+                   new_name: Callable[[], None] | None = None) -> None:
+    """Refuse a name another browser owns; a new name becomes this browser's (its secret is set).
+    ``new_name`` is called before a name new to the database is stored, and may refuse it by raising
+    (the server bounds the new names one address claims: each is a row kept for good)."""
     cookie = name_cookie(name)
     secret = request.cookies.get(cookie)
     fresh = secret is None
     if secret is None:
         secret = secrets.token_urlsafe(24)
-    if not await asyncio.to_thread(store.own_name, name, hash_token(secret)):
+    if not await asyncio.to_thread(store.own_name, name, hash_token(secret), new_name):
         raise TableError(
             ErrorCode.CONFLICT,
             Reason("server.name_owned", f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); "

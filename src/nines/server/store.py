@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -576,9 +576,11 @@ class Store:
         except IntegrityError:
             pass  # someone else stored it (or a name that normalizes the same) a moment ago
 
-    def own_name(self, name: str, secret_hash: str | None) -> bool:
+    def own_name(self, name: str, secret_hash: str | None, new_name: Callable[[], None] | None = None) -> bool:
         """May the browser holding this secret use the name?  The first browser to use a name owns it
-        (its secret is stored); after that only that browser may.  Returns False for anyone else."""
+        (its secret is stored); after that only that browser may.  Returns False for anyone else.
+        ``new_name`` is called just before a name new to the database is added, and may refuse it by raising
+        (nothing is stored then): the server counts new names per address."""
         with self._session.begin() as session:
             row = session.get(PersonRow, name)
             if row is None:
@@ -587,6 +589,8 @@ class Store:
                 key = name_key(name)
                 if session.scalar(select(PersonRow.name).where(PersonRow.name_key == key)) is not None:
                     return False  # a name that normalizes the same ("alice" for "Alice") is someone else's
+                if new_name is not None:
+                    new_name()
                 session.add(PersonRow(name=name, secret_hash=secret_hash, name_key=key))
                 try:
                     session.flush()

@@ -1,0 +1,169 @@
+"""What one client address can cost a real ``nines serve`` with plain HTTP requests (docs/bounded-clients.md).
+
+A flooder at 127.0.0.2 sends one kind of request, ``--concurrency`` at a time on kept-alive connections, for
+``--seconds``; meanwhile a person at 127.0.0.1 (another address) asks ``/health`` and sends a seated socket's
+``resync`` every 0.2 s.  Printed: the flooder's requests a second and their statuses, the server's CPU time
+per request (from /proc), the person's ``/health`` and socket answer times (p50, worst), and for ``people``
+the rows the database gained.
+
+    PYTHONPATH=src python benchmarks/api_flood.py --database sqlite --kind people
+    PYTHONPATH=src python benchmarks/api_flood.py --database postgresql --kind state --seconds 10
+
+Kinds: people (a fresh name each), info, state, resolve, stats, claim, actions (stale), games, lobby.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.services import PostgresCluster, ServerProcess, postgres_bindir
+
+KINDS = ("people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
+
+
+def cpu_s(pid: int) -> float:
+    """User and system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def request_for(kind: str, table: str, seat: str) -> tuple[str, str, dict[str, Any] | None, dict[str, str]]:
+    if kind == "people":
+        return "POST", "/api/people", {"name": f"p{uuid.uuid4().hex[:20]}"}, {}
+    if kind == "info":
+        return "GET", f"/api/tables/{table}", None, {}
+    if kind == "state":
+        return "GET", f"/api/tables/{table}/state", None, {}
+    if kind == "resolve":
+        return "POST", "/api/games/neuf/resolve", {"preset": None, "options": {}}, {}
+    if kind == "stats":
+        return "GET", "/api/people/Alice/stats", None, {}
+    if kind == "claim":
+        return "POST", f"/api/tables/{table}/claim", {"claim": uuid.uuid4().hex}, {}
+    if kind == "actions":
+        return "POST", f"/api/tables/{table}/actions", {"seat": seat, "token": "x" * 20, "seq": 0, "action": "play 9S"}, {}
+    if kind == "games":
+        return "GET", "/api/games", None, {}
+    if kind == "lobby":
+        return "GET", "/api/tables", None, {}
+    return "GET", "/health", None, {}
+
+
+async def flood(base: str, kind: str, table: str, seat: str, seconds: float, concurrency: int,
+                statuses: Counter[int]) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
+        end = time.monotonic() + seconds
+
+        async def worker() -> None:
+            while time.monotonic() < end:
+                method, path, body, headers = request_for(kind, table, seat)
+                try:
+                    response = await client.request(method, path, json=body, headers=headers)
+                    statuses[response.status_code] += 1
+                except httpx.HTTPError as error:
+                    statuses[-1] += 1
+                    print("flooder:", type(error).__name__, file=sys.stderr)
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+
+async def probe(base: str, ws: str, table: str, seat: str, token: str, seconds: float) -> tuple[list[float], list[float]]:
+    health: list[float] = []
+    answers: list[float] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client, connect(f"{ws}/ws/tables/{table}") as socket:
+        await socket.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
+        await socket.recv()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            started = time.perf_counter()
+            await client.get("/health")
+            health.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            await socket.send(json.dumps({"type": "resync"}))
+            while json.loads(await socket.recv()).get("type") != "state":
+                pass
+            answers.append(time.perf_counter() - started)
+            await asyncio.sleep(0.2)
+    return health, answers
+
+
+async def run(server: ServerProcess, kind: str, seconds: float, concurrency: int) -> None:
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as client:
+        created = (await client.post("/api/tables", json={"game": "neuf", "seats": seats, "name": "Alice"})).json()
+    table, seat, token = created["table"]["id"], created["seat"], created["token"]
+    statuses: Counter[int] = Counter()
+    before = cpu_s(server.process.pid)
+    _, (health, answers) = await asyncio.gather(
+        flood(server.http, kind, table, seat, seconds, concurrency, statuses),
+        probe(server.http, server.ws, table, seat, token, seconds))
+    spent = cpu_s(server.process.pid) - before
+    total = sum(statuses.values())
+    print(f"{kind}: {total / seconds:.0f} requests/s from one address ({dict(statuses)}), "
+          f"server CPU {spent / seconds * 100:.0f}% of a core, {spent / max(total, 1) * 1000:.2f} ms per request")
+    print(f"  another address: /health p50 {statistics.median(health) * 1000:.0f} ms worst {max(health) * 1000:.0f} ms; "
+          f"socket resync p50 {statistics.median(answers) * 1000:.0f} ms worst {max(answers) * 1000:.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--kind", choices=KINDS, action="append", help="repeatable (default: people)")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--option", action="append", default=[], help="passed to nines serve (e.g. --option=--api-per-minute=0)")
+    args = parser.parse_args()
+    kinds = args.kind or ["people"]
+    cluster = None
+    folder = Path(tempfile.mkdtemp(prefix="nines-flood-"))
+    if args.database == "postgresql":
+        bindir = postgres_bindir()
+        if bindir is None:
+            sys.exit("PostgreSQL is not installed")
+        cluster = PostgresCluster(bindir, durable=True)
+        url = cluster.new_database()
+    else:
+        url = f"sqlite:///{folder / 'nines.db'}"
+    server = ServerProcess(url, folder=folder, bot_delay=5.0, options=args.option)
+    try:
+        for kind in kinds:
+            before = people_rows(url)
+            asyncio.run(run(server, kind, args.seconds, args.concurrency))
+            if kind == "people":
+                added = people_rows(url) - before
+                print(f"  the database gained {added} people ({added / args.seconds:.0f} rows a second)")
+    finally:
+        server.stop()
+        if cluster is not None:
+            cluster.close()
+
+
+def people_rows(url: str) -> int:
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return int(connection.execute(sqlalchemy.text("select count(*) from nines_people")).scalar_one())
+    finally:
+        engine.dispose()
+
+
+if __name__ == "__main__":
+    main()
