@@ -103,15 +103,32 @@ async def probe(base: str, ws: str, table: str, seat: str, token: str, seconds: 
     return health, answers
 
 
-async def run(server: ServerProcess, kind: str, seconds: float, concurrency: int) -> None:
+async def finished_table(base: str, game: str) -> str:
+    """A computer-only match played to its end (its view, record and statistics are the largest)."""
+    seats = {seat: {"kind": "bot", "bot": "basic"} for seat in GAME_SEATS[game]}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        created = (await client.post("/api/tables", json={"game": game, "seats": seats, "bot_delay_ms": 0})).json()
+        table = created["table"]["id"]
+        for _ in range(600):  # at most five minutes
+            if (await client.get(f"/api/tables/{table}")).json()["status"] != "playing":
+                break
+            await asyncio.sleep(0.5)
+    return str(table)
+
+
+GAME_SEATS = {"neuf": ("S", "W", "E"), "elyigit": ("N", "E", "S", "W"), "rummy": ("1", "2", "3", "4")}
+
+
+async def run(server: ServerProcess, kind: str, seconds: float, concurrency: int, late: str | None) -> None:
     seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
     async with httpx.AsyncClient(base_url=server.http, timeout=30) as client:
-        created = (await client.post("/api/tables", json={"game": "neuf", "seats": seats, "name": "Alice"})).json()
+        created = (await client.post("/api/tables", json={"game": "neuf", "seats": seats})).json()
     table, seat, token = created["table"]["id"], created["seat"], created["token"]
+    target = await finished_table(server.http, late) if late else table
     statuses: Counter[int] = Counter()
     before = cpu_s(server.process.pid)
     _, (health, answers) = await asyncio.gather(
-        flood(server.http, kind, table, seat, seconds, concurrency, statuses),
+        flood(server.http, kind, target, seat, seconds, concurrency, statuses),
         probe(server.http, server.ws, table, seat, token, seconds))
     spent = cpu_s(server.process.pid) - before
     total = sum(statuses.values())
@@ -127,6 +144,7 @@ def main() -> None:
     parser.add_argument("--kind", choices=KINDS, action="append", help="repeatable (default: people)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--late", choices=tuple(GAME_SEATS), help="flood a finished computer-only match of this game")
     parser.add_argument("--option", action="append", default=[], help="passed to nines serve (e.g. --option=--api-per-minute=0)")
     args = parser.parse_args()
     kinds = args.kind or ["people"]
@@ -142,9 +160,10 @@ def main() -> None:
         url = f"sqlite:///{folder / 'nines.db'}"
     server = ServerProcess(url, folder=folder, bot_delay=5.0, options=args.option)
     try:
+        httpx.post(f"{server.http}/api/people", json={"name": "Alice"})  # a known name, for --kind stats
         for kind in kinds:
             before = people_rows(url)
-            asyncio.run(run(server, kind, args.seconds, args.concurrency))
+            asyncio.run(run(server, kind, args.seconds, args.concurrency, args.late))
             if kind == "people":
                 added = people_rows(url) - before
                 print(f"  the database gained {added} people ({added / args.seconds:.0f} rows a second)")

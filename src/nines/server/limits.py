@@ -12,7 +12,7 @@ by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lo
   :mod:`.connections`);
 * :class:`SocketGate`: sockets per client address, spectators per table, and the ``Origin``
   allow-list a browser's socket must come from;
-* :class:`Rates`: tables created per minute and new names claimed per hour per address, and
+* :class:`Rates`: API requests and tables created per minute and new names claimed per hour per address, and
   messages per second per socket, counted with the ``limits`` library (moving windows in memory);
 * :class:`HintDesk`: one hint at a time per seat, and the answer kept per position;
 * :func:`check_name`: a person's name has no control character, no bidirectional
@@ -89,6 +89,12 @@ class Limits:
     lobby_per_minute: int = 60
     """Lobby listings one client address may ask for in a minute (the home page asks every 5 s; a listing
     costs the server some milliseconds of CPU)."""
+
+    requests_per_minute: int = 1200
+    """API requests (``/api/...``) one client address may make in a minute (0: no bound).  Each costs the
+    server 0.6 to 4 ms of CPU (a table's view under its lock, statistics read from the database); a page
+    makes a few when it opens and the home page one every 5 s.  Behind a reverse proxy every request is the
+    proxy's: 0 there (or run uvicorn with ``--proxy-headers``)."""
 
     names_per_hour: int = 60
     """Names one client address may claim for the first time in an hour (each is a row in the database for
@@ -275,6 +281,7 @@ class Rates:
         self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
         self._lobby = RateLimitItemPerMinute(limits.lobby_per_minute)
         self._names = RateLimitItemPerHour(limits.names_per_hour)
+        self._requests = RateLimitItemPerMinute(limits.requests_per_minute) if limits.requests_per_minute else None
         self.limits = limits
 
     def create_table(self, address: str) -> str | None:
@@ -297,6 +304,13 @@ class Rates:
             return None
         return Reason("server.limit_lobby", f"this address has asked for the list of tables {self.limits.lobby_per_minute} "
                       "times in the last minute; wait a moment", count=self.limits.lobby_per_minute)
+
+    def request(self, address: str) -> str | None:
+        """Count an API request of this address, or say why not."""
+        if self._requests is None or self._limiter.hit(self._requests, "requests", address):
+            return None
+        return Reason("server.limit_requests", f"this address has made {self.limits.requests_per_minute} requests in the last "
+                      "minute; wait a moment", count=self.limits.requests_per_minute)
 
     def new_name(self, address: str) -> str | None:
         """Count a name this address claims for the first time, or say why not (called from the database's
