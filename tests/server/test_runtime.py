@@ -61,13 +61,19 @@ async def main(folder, settled, moves):
     gc.callbacks.append(look)
     await manager.start()
     seats = {s: {"kind": "bot", "bot": "basic"} for s in ("S", "W", "E")}
-    create = CreateTable.model_validate({"game": "neuf", "seats": seats, "bot_delay_ms": 0})
-    for _ in range(8):
+    # paced (20 ms a move), so the tables do not play most of their matches while the others are made
+    create = CreateTable.model_validate({"game": "neuf", "seats": seats, "bot_delay_ms": 20})
+    for _ in range(16):
         seated = await manager.create(create)
         await manager.attach(manager.tables[seated.table.id], Watching())
+    # counted from here: the tables move while they are made (on a fast machine, hundreds of moves), and the
+    # window was once what was left of a fixed total (0 to 37 young collections by default, not about 36)
     start = [g.collections for g in pauses.generations]
+    until = manager.journal.moves + moves
     watching = True
-    while manager.journal.moves < moves:
+    while manager.journal.moves < until:
+        if all(t.state.is_over for t in manager.tables.values()):
+            raise SystemExit(f"every match ended after {manager.journal.moves} moves, before {until}")
         await asyncio.sleep(0.01)
     watching = False
     during = [g.collections - s for g, s in zip(pauses.generations, start)]
