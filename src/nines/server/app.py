@@ -422,9 +422,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         refusal = live_tables.refusal(address, is_live) or rates.create_table(address)
         if refusal is not None:
             raise TableError(ErrorCode.LIMIT, refusal)
-        if body.name:
-            await own_name(store, request, response, body.name, counted_name(request))
-        seated = await manager.create(body)
+        # the name becomes this browser's only if the table is made (a refused request once stored it all the same)
+        claim = functools.partial(own_name, store, request, response, body.name, counted_name(request)) if body.name else None
+        seated = await manager.create(body, claim)
         live_tables.add(address, seated.table.id)
         return seated.model_dump(mode="json")
 
@@ -436,9 +436,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response) -> dict[str, Any]:
-        if body.name:
-            await own_name(store, request, response, body.name, counted_name(request))
-        seated = await manager.join(table_id, body)
+        claim = functools.partial(own_name, store, request, response, body.name, counted_name(request)) if body.name else None
+        seated = await manager.join(table_id, body, claim)
         assert seated.seat is not None and seated.token is not None
         set_seat_cookie(request, response, table_id, seated.seat, seated.token)
         return seated.model_dump(mode="json")

@@ -21,7 +21,7 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -359,7 +359,9 @@ class TableManager:
 
     # -- creating and joining ----------------------------------------------------------
 
-    async def create(self, request: CreateTable) -> Seated:
+    async def create(self, request: CreateTable, claim_name: Callable[[], Awaitable[None]] | None = None) -> Seated:
+        """A new table as asked for; ``claim_name`` (the creator's name made theirs) is awaited once the request
+        is known to be one that can be met, just before the table is stored: a refused request stores nothing."""
         try:
             spec = get_game(request.game)
             options = spec.options(request.preset, request.options)
@@ -412,6 +414,8 @@ class TableManager:
                                                claim_hash=hash_token(claim)))
             else:
                 stored_seats.append(StoredSeat(seat, "open"))
+        if claim_name is not None:
+            await claim_name()
         table = await self.insert(
             spec, request.preset or spec.default_preset, options_to_dict(options), stored_seats,
             secret=secret, seed=request.seed if practice else None,
@@ -458,19 +462,24 @@ class TableManager:
         self.ensure_driver(table)
         return table
 
-    async def join(self, table_id: str, request: JoinSeat) -> Seated:
+    async def join(self, table_id: str, request: JoinSeat, claim_name: Callable[[], Awaitable[None]] | None = None) -> Seated:
+        """Take an open seat by the table's invitation; ``claim_name`` (the person's name made theirs) is awaited
+        once the invitation, the match and the seat are known to be good (a join refused for any of them once
+        stored the name all the same)."""
         table = await self.get(table_id)
         if not hmac.compare_digest(request.invite.encode(), table.invite.encode()):  # bytes: any text compares
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.invite_invalid", "this invitation is not valid for this table"))
         if table.state.is_over:
             raise TableError(ErrorCode.MATCH_OVER, Reason("server.seats_closed", "this match is over: its seats can no longer be "
                                                           "taken (you can watch its replay)"))
+        if request.seat not in table.seats:  # a table's seats never change, only who holds them
+            raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_seat", f"there is no seat {request.seat}; the seats are "
+                                                         f"{' '.join(table.seats)}", seat=request.seat, seats=list(table.seats)))
+        if claim_name is not None:
+            await claim_name()
         token = secrets.token_urlsafe(24)
         async with table.lock:
-            seat = table.seats.get(request.seat)
-            if seat is None:
-                raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_seat", f"there is no seat {request.seat}; the seats are "
-                                                             f"{' '.join(table.seats)}", seat=request.seat, seats=list(table.seats)))
+            seat = table.seats[request.seat]
             try:
                 await asyncio.to_thread(self.store.take_seat, table.id, request.seat, hash_token(token), request.name)
             except SeatTaken:
