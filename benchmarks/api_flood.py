@@ -2,14 +2,14 @@
 
 A flooder at 127.0.0.2 sends one kind of request, ``--concurrency`` at a time on kept-alive connections, for
 ``--seconds``; meanwhile a person at 127.0.0.1 (another address) asks ``/health`` and sends a seated socket's
-``resync`` every 0.2 s.  Printed: the flooder's requests a second and their statuses, the server's CPU time
-per request (from /proc), the person's ``/health`` and socket answer times (p50, worst), and for ``people``
+move every 0.2 s at a solo table.  Printed: the flooder's requests a second and their statuses, the server's CPU time
+per request (from /proc), the person's ``/health`` and move acknowledgement times (p50, worst), and for ``people``
 the rows the database gained.
 
     PYTHONPATH=src python benchmarks/api_flood.py --database sqlite --kind people
     PYTHONPATH=src python benchmarks/api_flood.py --database postgresql --kind state --seconds 10
 
-Kinds: people (a fresh name each), info, state, resolve, stats, claim, actions (stale), games, lobby.
+Kinds: none (nobody floods), people (a fresh name each), info, state, resolve, stats, claim, actions (stale), games, lobby.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.services import PostgresCluster, ServerProcess, postgres_bindir
 
-KINDS = ("people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
+KINDS = ("none", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
 
 
 def cpu_s(pid: int) -> float:
@@ -66,6 +66,9 @@ def request_for(kind: str, table: str, seat: str) -> tuple[str, str, dict[str, A
 
 async def flood(base: str, kind: str, table: str, seat: str, seconds: float, concurrency: int,
                 statuses: Counter[int]) -> None:
+    if kind == "none":  # the person's figures with nobody flooding
+        await asyncio.sleep(seconds)
+        return
     transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
         end = time.monotonic() + seconds
@@ -83,24 +86,35 @@ async def flood(base: str, kind: str, table: str, seat: str, seconds: float, con
         await asyncio.gather(*(worker() for _ in range(concurrency)))
 
 
-async def probe(base: str, ws: str, table: str, seat: str, token: str, seconds: float) -> tuple[list[float], list[float]]:
+async def probe(base: str, ws: str, seconds: float) -> tuple[list[float], list[float]]:
+    """A person at another address: ``/health``, and a move played at a solo table (computer players answer at
+    once) every 0.2 s, timed from sending it to its acknowledgement (stored in the database)."""
     health: list[float] = []
-    answers: list[float] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client, connect(f"{ws}/ws/tables/{table}") as socket:
-        await socket.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
-        await socket.recv()
-        end = time.monotonic() + seconds
+    acks: list[float] = []
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+    end = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         while time.monotonic() < end:
-            started = time.perf_counter()
-            await client.get("/health")
-            health.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            await socket.send(json.dumps({"type": "resync"}))
-            while json.loads(await socket.recv()).get("type") != "state":
-                pass
-            answers.append(time.perf_counter() - started)
-            await asyncio.sleep(0.2)
-    return health, answers
+            created = (await client.post("/api/tables", json={"game": "neuf", "seats": seats, "bot_delay_ms": 0})).json()
+            async with connect(f"{ws}/ws/tables/{created['table']['id']}", max_size=None) as socket:
+                await socket.send(json.dumps({"type": "hello", "seat": created["seat"], "token": created["token"]}))
+                while time.monotonic() < end:
+                    started = time.perf_counter()
+                    await client.get("/health")
+                    health.append(time.perf_counter() - started)
+                    await socket.send(json.dumps({"type": "resync"}))
+                    while (state := json.loads(await socket.recv()))["type"] != "state":
+                        pass
+                    if state["table"]["status"] == "over":
+                        break
+                    if state["view"]["legal"]:
+                        started = time.perf_counter()
+                        await socket.send(json.dumps({"type": "act", "seq": state["seq"], "action": state["view"]["legal"][0]}))
+                        while json.loads(await socket.recv())["type"] not in ("ack", "error"):
+                            pass
+                        acks.append(time.perf_counter() - started)
+                    await asyncio.sleep(0.2)
+    return health, acks
 
 
 async def finished_table(base: str, game: str) -> str:
@@ -120,22 +134,22 @@ GAME_SEATS = {"neuf": ("S", "W", "E"), "elyigit": ("N", "E", "S", "W"), "rummy":
 
 
 async def run(server: ServerProcess, kind: str, seconds: float, concurrency: int, late: str | None) -> None:
-    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "open"}}
     async with httpx.AsyncClient(base_url=server.http, timeout=30) as client:
         created = (await client.post("/api/tables", json={"game": "neuf", "seats": seats})).json()
-    table, seat, token = created["table"]["id"], created["seat"], created["token"]
+    table, seat = created["table"]["id"], created["seat"]
     target = await finished_table(server.http, late) if late else table
     statuses: Counter[int] = Counter()
     before = cpu_s(server.process.pid)
     _, (health, answers) = await asyncio.gather(
         flood(server.http, kind, target, seat, seconds, concurrency, statuses),
-        probe(server.http, server.ws, table, seat, token, seconds))
+        probe(server.http, server.ws, seconds))
     spent = cpu_s(server.process.pid) - before
     total = sum(statuses.values())
     print(f"{kind}: {total / seconds:.0f} requests/s from one address ({dict(statuses)}), "
           f"server CPU {spent / seconds * 100:.0f}% of a core, {spent / max(total, 1) * 1000:.2f} ms per request")
     print(f"  another address: /health p50 {statistics.median(health) * 1000:.0f} ms worst {max(health) * 1000:.0f} ms; "
-          f"socket resync p50 {statistics.median(answers) * 1000:.0f} ms worst {max(answers) * 1000:.0f} ms")
+          f"a move acknowledged p50 {statistics.median(answers) * 1000:.0f} ms worst {max(answers) * 1000:.0f} ms ({len(answers)} moves)")
 
 
 def main() -> None:

@@ -96,6 +96,11 @@ class Limits:
     makes a few when it opens and the home page one every 5 s.  Behind a reverse proxy every request is the
     proxy's: 0 there (or run uvicorn with ``--proxy-headers``)."""
 
+    requests_at_once: int = 16
+    """API requests one client address may have under way at once (0: no bound; a browser sends at most six at
+    once to a server).  Their database work shares a pool of a few threads with everyone's: 64 at once from one
+    address made ``/health`` wait 261 ms.  Behind a reverse proxy, 0 with ``requests_per_minute``."""
+
     names_per_hour: int = 60
     """Names one client address may claim for the first time in an hour (each is a row in the database for
     good; a household names its few players once, and using a name it owns again is not counted)."""
@@ -311,6 +316,14 @@ class Rates:
             return None
         return Reason("server.limit_requests", f"this address has made {self.limits.requests_per_minute} requests in the last "
                       "minute; wait a moment", count=self.limits.requests_per_minute)
+
+    def request_at_once(self, address: str, under_way: int) -> str | None:
+        """Why this address may not start another API request while ``under_way`` of its own are (``None``: it may)."""
+        most = self.limits.requests_at_once
+        if not most or under_way < most:
+            return None
+        return Reason("server.limit_at_once", f"this address has {most} requests under way; wait for their answers",
+                      count=most)
 
     def new_name(self, address: str) -> str | None:
         """Count a name this address claims for the first time, or say why not (called from the database's

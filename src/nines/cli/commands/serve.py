@@ -39,6 +39,10 @@ def register(app: typer.Typer) -> None:
             1200, "--requests-per-minute", min=0,
             help="API requests one address may make in a minute (0: no bound; behind a reverse proxy, 0 unless it passes the client's address).",
         ),
+        requests_at_once: int = typer.Option(
+            16, "--requests-at-once", min=0,
+            help="API requests one address may have under way at once (0: no bound; behind a reverse proxy, 0 unless it passes the client's address).",
+        ),
         sockets_per_address: int = typer.Option(40, "--sockets-per-address", min=1, help="Table sockets one address may hold open."),
         request_timeout: float = typer.Option(
             10.0, "--request-timeout", min=0.5,
@@ -83,7 +87,8 @@ def register(app: typer.Typer) -> None:
             settle=True,
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
                           sockets_per_address=sockets_per_address, request_s=request_timeout,
-                          connections_per_address=connections_per_address, requests_per_minute=requests_per_minute),
+                          connections_per_address=connections_per_address, requests_per_minute=requests_per_minute,
+                          requests_at_once=requests_at_once),
         )
         # no per-message compression: after each move a socket gets a patch of a few hundred bytes, and
         # compressing it for every socket cost the server more than sending it (benchmarks/server_load.py)
