@@ -33,7 +33,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.services import PostgresCluster, ServerProcess, postgres_bindir
 
-KINDS = ("none", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
+KINDS = ("none", "links", "pace", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
 
 
 def cpu_s(pid: int) -> float:
@@ -69,6 +69,9 @@ async def flood(base: str, kind: str, table: str, seat: str, seconds: float, con
     if kind == "none":  # the person's figures with nobody flooding
         await asyncio.sleep(seconds)
         return
+    if kind in ("links", "pace"):
+        await flood_sockets(base, kind, seconds, statuses)
+        return
     transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
         end = time.monotonic() + seconds
@@ -84,6 +87,40 @@ async def flood(base: str, kind: str, table: str, seat: str, seconds: float, con
                     print("flooder:", type(error).__name__, file=sys.stderr)
 
         await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+
+SEATED: dict[str, list[dict[str, Any]]] = {}
+
+
+async def flood_sockets(base: str, kind: str, seconds: float, statuses: Counter[int], tables: int = 12,
+                        per_seat: int = 3, rate: int = 19) -> None:
+    """Seated sockets (``per_seat`` at each of ``tables`` tables of one address) each asking for a device link
+    or setting the computer players' pace ``rate`` times a second, within the socket's message rate."""
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "open"}}
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    if base not in SEATED:  # made once per server (an address makes 12 tables a minute)
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
+            SEATED[base] = [(await client.post("/api/tables", json={"game": "neuf", "seats": seats})).json() for _ in range(tables)]
+    made = SEATED[base]
+    message = json.dumps({"type": "device_link"} if kind == "links" else {"type": "pace", "seq": 0, "delay_ms": 900})
+    end = time.monotonic() + seconds
+    ws = base.replace("http://", "ws://")
+
+    async def seated(created: dict[str, Any]) -> None:
+        async with connect(f"{ws}/ws/tables/{created['table']['id']}", local_addr=("127.0.0.2", 0), max_size=None) as socket:
+            await socket.send(json.dumps({"type": "hello", "seat": created["seat"], "token": created["token"]}))
+
+            async def read() -> None:
+                async for text in socket:
+                    statuses[json.loads(text)["type"]] += 1  # type: ignore[index]
+
+            reading = asyncio.create_task(read())
+            while time.monotonic() < end:
+                await socket.send(message)
+                await asyncio.sleep(1 / rate)
+            reading.cancel()
+
+    await asyncio.gather(*(seated(created) for created in made for _ in range(per_seat)))
 
 
 async def probe(base: str, ws: str, seconds: float) -> tuple[list[float], list[float]]:

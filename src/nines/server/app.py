@@ -558,7 +558,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if foreign is not None or too_many is not None:
                 code = ErrorCode.FORBIDDEN if foreign is not None else ErrorCode.LIMIT
                 with contextlib.suppress(Exception):
-                    await websocket.send_text(ErrorMessage(code=code, message=str(foreign or too_many)).model_dump_json())
+                    refusal = foreign or too_many
+                    assert refusal is not None
+                    await websocket.send_text(ErrorMessage(code=code, message=refusal, key=refusal.key,
+                                                           params=refusal.params).model_dump_json())
                     await websocket.close(code=1008)  # policy violation
                 return
             try:
@@ -607,6 +610,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _seated_socket(websocket: WebSocket, table: Table, seat: str | None, address: str) -> None:
         conn = SocketConnection(websocket, seat, limits.queued_bytes, limits.stall_s)
         sent = rates.messages()  # this socket's own message rate
+        together = gate.messages_of(address)  # and its address's sockets', all together
         pump = asyncio.create_task(conn.pump())
         try:
             # joining waits for the table's lock while a move holds it: cancelled there (the server stopping, an
@@ -620,12 +624,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     break
                 # every frame counts against the socket's rate, whatever it holds: uvicorn queues all the frames of
                 # what it reads at once, and this loop takes them without the event loop's turn coming round
-                if (too_fast := sent.refusal()) is not None:
+                too_fast = sent.refusal()
+                if too_fast is None and together is not None:
+                    too_fast = together.refusal()
+                if too_fast is not None:
                     if sent.flooding:
                         log.info("socket.flood_dropped", table=table.id, seat=seat or "spectator", refused=sent.refused)
                         conn.drop()
                         break
-                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq))
+                    conn.send(ErrorMessage(code=ErrorCode.LIMIT, message=too_fast, seq=table.seq, key=too_fast.key,
+                                           params=too_fast.params))
                     continue
                 data = frame.get("text")
                 if data is None:  # a binary frame: the protocol is JSON text
