@@ -30,7 +30,7 @@ from ..games.contract import Reason, RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, valid_table_id
+from .limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, client_key, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -720,8 +720,9 @@ def _games_body() -> bytes:
 
 
 def _address(client: Any) -> str:
-    """The client's address as the connection shows it (behind a proxy, the proxy's)."""
-    return str(client.host) if client is not None else "unknown"
+    """The client as the per-address bounds count it: its address as the connection shows it (behind a proxy,
+    the proxy's), an IPv6 one by its /64 network (:func:`~nines.server.limits.client_key`)."""
+    return client_key(str(client.host)) if client is not None else "unknown"
 
 
 def _safe_url(url: str) -> str:

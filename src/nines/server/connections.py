@@ -33,7 +33,7 @@ from collections import Counter
 # the protocol uvicorn chooses itself with httptools installed (uvicorn[standard], a dependency of nines)
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .limits import Limits
+from .limits import Limits, client_key
 
 __all__ = ["guarded_http_protocol", "raise_open_files_limit"]
 
@@ -60,7 +60,7 @@ def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            address = self.client[0] if self.client else "unknown"
+            address = client_key(str(self.client[0])) if self.client else "unknown"  # an IPv6 client by its /64
             if most and open_from[address] >= most:
                 transport.write(too_many)
                 transport.close()

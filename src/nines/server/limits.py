@@ -25,7 +25,9 @@ The rate and socket counts are per process: two processes behind Redis each appl
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import ipaddress
 import json
 import re
 import time
@@ -50,6 +52,7 @@ __all__ = [
     "SocketGate",
     "LiveTables",
     "check_name",
+    "client_key",
     "name_key",
     "valid_table_id",
 ]
@@ -508,6 +511,23 @@ def name_key(name: str) -> str:
     confusables table, left for later."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return hashlib.sha256(folded.encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=4096)
+def client_key(host: str) -> str:
+    """What the per-address bounds count a client under: its IPv4 address, or for IPv6 the /64 network it
+    is in.  An IPv6 home or phone is given a whole /64 (2^64 addresses) and may send from any of them: counted
+    per address, every bound here was as many times wider as addresses it cared to use.  An IPv4 address
+    written as IPv6 (``::ffff:192.0.2.1``) is that IPv4 address."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])  # a scope (fe80::1%eth0) names the link, not the host
+    except ValueError:
+        return host  # not an IP address (a test client's name, a Unix socket)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
