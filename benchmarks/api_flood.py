@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -33,7 +34,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.services import PostgresCluster, ServerProcess, postgres_bindir
 
-KINDS = ("none", "links", "pace", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
+KINDS = ("none", "links", "pace", "replay", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
 
 
 def cpu_s(pid: int) -> float:
@@ -59,6 +60,8 @@ def request_for(kind: str, table: str, seat: str) -> tuple[str, str, dict[str, A
         return "POST", f"/api/tables/{table}/actions", {"seat": seat, "token": "x" * 20, "seq": 0, "action": "play 9S"}, {}
     if kind == "games":
         return "GET", "/api/games", None, {}
+    if kind == "replay":  # a deal of a finished match (--late), any of its first 150
+        return "GET", f"/api/tables/{table}/replay/{random.randint(1, 150)}", None, {}
     if kind == "lobby":
         return "GET", "/api/tables", None, {}
     return "GET", "/health", None, {}
@@ -156,9 +159,11 @@ async def probe(base: str, ws: str, seconds: float) -> tuple[list[float], list[f
 
 async def finished_table(base: str, game: str) -> str:
     """A computer-only match played to its end (its view, record and statistics are the largest)."""
-    seats = {seat: {"kind": "bot", "bot": "basic"} for seat in GAME_SEATS[game]}
+    seats = {seat: {"kind": "bot", "bot": "random"} for seat in GAME_SEATS[game]}
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        created = (await client.post("/api/tables", json={"game": game, "seats": seats, "bot_delay_ms": 0})).json()
+        options = {"start_score": 99} if game == "neuf" else {}  # the longest Le Neuf match: 171 deals, 7,182 moves
+        created = (await client.post("/api/tables", json={"game": game, "seats": seats, "bot_delay_ms": 0,
+                                                          "options": options})).json()
         table = created["table"]["id"]
         for _ in range(600):  # at most five minutes
             if (await client.get(f"/api/tables/{table}")).json()["status"] != "playing":

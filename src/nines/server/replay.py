@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from ..games.contract import Reason, plain
@@ -62,28 +63,45 @@ def deal_frames(table: Table, number: int) -> dict[str, Any]:
     return {"deal": number, "deals": len(deals), "record": deals[number - 1], "frames": frames}
 
 
+MOST_REPLAYING = 4
+"""Replays being worked out or waiting at once, server-wide; beyond that a replay asked for is refused
+(``limit``), to be asked again in a moment."""
+
+
 class ReplayFrames:
     """Deal frames of finished matches, worked out off the event loop and kept (a bounded cache).
 
-    Replaying a long match takes seconds (a 7,812-action rummy match: 5.6 s), so it runs in a worker
-    thread; that is safe because a finished match's state never changes again.  Each (table, deal) is
-    worked out once while it stays among the ``size`` most recently asked for.
+    Replaying a long match takes seconds (a 7,812-action rummy match: 5.6 s; the last of a 171-deal Le Neuf
+    match, 0.3 s and 787 kB), so it runs in a thread of its own, one replay at a time: that is safe because a
+    finished match's state never changes again.  In the default pool, one address asking for 16 deals of a
+    long match at once (within its reads a minute) held the threads every database call waits for: ``/health``
+    answered in 2 s (its ping timed out) and the server's core was 134% busy.  Each (table, deal) is worked out
+    once while it stays among the ``size`` most recently asked for (asked twice at once, once), and no more
+    than :data:`MOST_REPLAYING` are worked out or wait at once.
     """
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
-        self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nines-replay")
 
     async def get(self, table: Table, number: int) -> dict[str, Any]:
         key = (table.id, number)
-        frames = self._kept.get(key)
-        if frames is not None:
-            self._kept.move_to_end(key)
-            return frames
-        async with table.lock:
-            _require_over(table)  # from here on the table's state is never changed again
-        frames = await asyncio.to_thread(deal_frames, table, number)
-        self._kept[key] = frames
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
-        return frames
+        if key not in self._kept:
+            async with table.lock:
+                _require_over(table)  # from here on the table's state is never changed again
+            if key not in self._kept:
+                busy = sum(1 for frames in self._kept.values() if not frames.done())
+                if busy >= MOST_REPLAYING:
+                    raise TableError(ErrorCode.LIMIT, Reason("server.replay_busy", f"{busy} replays are being worked out just "
+                                                             "now; ask again in a moment", count=busy))
+                self._kept[key] = self._thread.submit(deal_frames, table, number)
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        frames = self._kept[key]  # the newest kept, if it was not kept already
+        self._kept.move_to_end(key)
+        try:
+            return await asyncio.wrap_future(frames)
+        except Exception:
+            self._kept.pop(key, None)  # a deal the match does not have: nothing to keep
+            raise
