@@ -22,6 +22,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -66,6 +67,9 @@ T = TypeVar("T")
 FINISHED_KEPT = 64
 """Finished tables kept rebuilt after a request (each GET of one once replayed its whole log)."""
 
+REBUILD_THREADS = 2
+"""Threads rebuilding tables from their logs (a restart's tables, finished tables no longer kept)."""
+
 
 class Acknowledges(Protocol):
     """Where a person's move is acknowledged: the socket that sent it (``SocketConnection`` in ``app.py``)."""
@@ -106,6 +110,9 @@ class TableManager:
         # or on the event loop when they are quick (see thinking.py)
         self.thinking = Thinking(config.limits.computer_threads)
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
+        # tables rebuilt from their logs in threads of their own: in the default pool, GETs of long finished tables
+        # no longer kept (0.4 s of CPU each for a 7,182-move match) held the threads every database call waits for
+        self._rebuilding = ThreadPoolExecutor(max_workers=REBUILD_THREADS, thread_name_prefix="nines-rebuild")
         self.closing = False
         self.claims = Claims(self)  # one-time links that move a held seat to another browser
         self.play_again = PlayAgain(self)  # the next match of each finished table
@@ -142,6 +149,7 @@ class TableManager:
         await self.results_written()
         await self.broker.close()
         self.thinking.close()
+        self._rebuilding.shutdown(wait=False)
 
     async def think(self, decide: Callable[[Any], T], view: Any) -> T:
         """A computer player's decision (or a hint): in the manager's own threads, or at once when quick."""
@@ -224,7 +232,7 @@ class TableManager:
                 if stored is None:
                     raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_table", f"there is no table {table_id!r}"))
                 # replaying a long match takes seconds: never on the event loop (the stored rows are this call's own)
-                table = await asyncio.to_thread(self._rebuild, stored)
+                table = await asyncio.get_running_loop().run_in_executor(self._rebuilding, self._rebuild, stored)
                 if not table.state.is_over:
                     self.tables[table_id] = table
                 else:  # a finished table is kept a while among the recently asked for, not for ever
