@@ -4,7 +4,7 @@ import { h } from "../dom.js";
 import { seatName, t } from "../i18n.js";
 import { cardEl, suitSymbol } from "../cards.js";
 import {
-  handRow, hiddenHand, lastTrickBox, positions, recordedTrickWinner, seatPlate, suitBadge, trickArea, trickList,
+  handRow, hiddenHand, lastTrickBox, positions, recordedTrickWinner, seatPlate, suitBadge, trickArea, trickDealLabel, trickList,
 } from "./tricks.js";
 
 const ORDER = "A23456789"; // ace low, nine high
@@ -211,7 +211,7 @@ function prompt(ctx) {
   if (view.phase === "auction") return t("ely.yourBid");
   if (view.phase === "trump") return t("ely.chooseTrump");
   if (view.to_act === view.dummy && view.to_act !== ctx.you) return t("ely.playFor", { name: seatName(view.dummy) });
-  return "";
+  return t("table.playCard");
 }
 
 
@@ -232,7 +232,7 @@ export default {
   hasTricks: true,
   onKey,
   prompt,
-  dealLabel: (view) => t("table.deal", { n: view.deal_number }),
+  dealLabel: trickDealLabel,
   commandExample: "bid 6",
   keyHelp: () => [["5–9", t("ely.keyBid")], ["P", t("ely.keyPass")], ["S H D C N", t("ely.keyTrump")]],
 };

@@ -4,7 +4,7 @@ import { h } from "../dom.js";
 import { seatName, t } from "../i18n.js";
 import { backsFan, cardEl } from "../cards.js";
 import {
-  handRow, hiddenHand, lastTrickBox, positions, recordedTrickWinner, seatPlate, suitBadge, trickArea, trickList,
+  handRow, hiddenHand, lastTrickBox, positions, recordedTrickWinner, seatPlate, suitBadge, trickArea, trickDealLabel, trickList,
 } from "./tricks.js";
 
 const ORDER = "23456789TJQKA"; // ace high
@@ -195,7 +195,7 @@ function onKey(ctx, event) {
 }
 
 function prompt(ctx) {
-  return ctx.view.phase === "exchange" ? t("neuf.exchangeQ") : "";
+  return ctx.view.phase === "exchange" ? t("neuf.exchangeQ") : t("table.playCard");
 }
 
 export default {
@@ -209,7 +209,7 @@ export default {
   hasTricks: true,
   onKey,
   prompt,
-  dealLabel: (view) => t("table.deal", { n: view.deal_number }),
+  dealLabel: trickDealLabel,
   commandExample: "play 9H",
   keyHelp: () => [["E", t("neuf.keyExchange")], ["K", t("neuf.keyKeep")]],
 };

@@ -130,6 +130,14 @@ export function suitBadge(trump) {
     trump === "NT" ? "NT" : suitSymbol(trump));
 }
 
+// The status pill's label: the deal's number and, once it is known, its trump. On a phone the side panel that
+// names the trump lies below the table, out of sight while playing, and a trick cannot be read without it.
+export function trickDealLabel(view) {
+  const deal = t("table.deal", { n: view.deal_number });
+  if (!view.trump) return deal;
+  return `${deal} · ${view.trump === "NT" ? t("suitOne.NT") : `${t("table.trump")} ${suitSymbol(view.trump)}`}`;
+}
+
 export function lastTrickBox(ctx) {
   const last = ctx.view.last_trick;
   if (!last) return h("p", {}, t("table.noLastTrick"));

@@ -1,0 +1,70 @@
+"""A first table, for someone who has never played: on a phone and on a laptop, the screen says what to do now and
+holds what is needed to do it (the trump of a trick game, which on a phone lay below the table, out of sight)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Pages, screenshot
+from .seating import SIZES, open_table, outside_the_screen
+
+pytestmark = pytest.mark.browser
+
+MY_TURN = ".status-line.my-turn"
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def tap(page: Any, selector: str) -> None:
+    """A tap on a touch screen, a click elsewhere (a card: on the corner the next card leaves uncovered)."""
+    target = page.locator(selector).first
+    where = {"position": {"x": 8, "y": 24}} if "card" in selector else {}
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        target.tap(**where)
+    else:
+        target.click(**where)
+
+
+def status(page: Any) -> str:
+    return page.locator(".status-line").inner_text()
+
+
+def says_what_to_play(page: Any, name: str, trump: str) -> None:
+    """At the player's turn to play a card: the status names the trump and asks for a card, on the screen."""
+    page.wait_for_selector(f"{MY_TURN} >> text=highlighted")
+    text = status(page)
+    screenshot(page, name)
+    assert f"Trump {trump}" in text, f"{name}: the trump is not on the screen: {text!r}"
+    assert "Play a highlighted card" in text, f"{name}: the status does not say what to do: {text!r}"
+    assert not outside_the_screen(page, ".status-line .deal-label", ".status-line .status-text")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_le_neuf_names_the_trump_and_asks_for_a_card(pages: Pages, live_server: Any, size: str) -> None:
+    page = open_table(pages, live_server, "neuf", size)
+    page.wait_for_selector(f"{MY_TURN} >> text=Exchange your whole hand")
+    # the first deal's trump is hearts (the cycle of RULES.md), known from the deal's start
+    assert "Trump ♥" in status(page)
+    tap(page, "[data-action=keep]")
+    says_what_to_play(page, f"first-neuf-play-{size}", "♥")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_elyigit_names_the_trump_once_chosen(pages: Pages, live_server: Any, size: str) -> None:
+    page = open_table(pages, live_server, "elyigit", size, seed=11)
+    page.wait_for_selector(f"{MY_TURN} .status-text >> text=Bid more tricks")
+    assert "Trump" not in status(page), "no trump is named before the auction is won"
+    # the highest bid: nobody can bid over it, so this seat names trumps, then plays
+    tap(page, ".bid-row button.bid >> nth=-1")
+    page.wait_for_selector(f"{MY_TURN} >> text=name the trump suit")
+    named = page.locator("[data-action^='trump ']").first.get_attribute("data-action").split()[1]
+    tap(page, f"[data-action='trump {named}']")
+    # the first card to play may be the dummy's (its own prompt) or this seat's own
+    page.wait_for_function("document.querySelector('.status-line.my-turn') && document.querySelector('.hand.controlled button.card.legal')")
+    text = status(page)
+    screenshot(page, f"first-elyigit-play-{size}")
+    assert (SUITS.get(named) and f"Trump {SUITS[named]}" in text) or (named == "NT" and "No trumps" in text), \
+        f"the trump is not on the screen: {text!r}"
+    assert "Play a highlighted card" in text or "Play for the dummy" in text, f"the status does not say what to do: {text!r}"
+    assert not outside_the_screen(page, ".status-line .deal-label", ".status-line .status-text")
