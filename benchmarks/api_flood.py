@@ -34,7 +34,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.services import PostgresCluster, ServerProcess, postgres_bindir
 
-KINDS = ("none", "links", "pace", "replay", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
+KINDS = ("none", "links", "pace", "replay", "computers", "people", "info", "state", "resolve", "stats", "claim", "actions", "games", "lobby", "health")
 
 
 def cpu_s(pid: int) -> float:
@@ -75,6 +75,9 @@ async def flood(base: str, kind: str, table: str, seat: str, seconds: float, con
     if kind in ("links", "pace"):
         await flood_sockets(base, kind, seconds, statuses)
         return
+    if kind == "computers":
+        await computer_tables(base, seconds, statuses)
+        return
     transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
         end = time.monotonic() + seconds
@@ -93,6 +96,22 @@ async def flood(base: str, kind: str, table: str, seat: str, seconds: float, con
 
 
 SEATED: dict[str, list[dict[str, Any]]] = {}
+
+
+async def computer_tables(base: str, seconds: float, statuses: Counter[int], tables: int = 12) -> None:
+    """Computer-only Le Neuf tables from 99 points with no pause between moves, as many as an address makes in
+    a minute, each kept watched (asked for every 2 s) so that it plays on."""
+    seats = {seat: {"kind": "bot", "bot": "random"} for seat in GAME_SEATS["neuf"]}
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    end = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
+        made = [(await client.post("/api/tables", json={"game": "neuf", "seats": seats, "bot_delay_ms": 0,
+                                                         "options": {"start_score": 99}})).json() for _ in range(tables)]
+        while time.monotonic() < end:
+            for created in made:
+                if "table" in created:
+                    statuses[(await client.get(f"/api/tables/{created['table']['id']}")).status_code] += 1
+            await asyncio.sleep(2)
 
 
 async def flood_sockets(base: str, kind: str, seconds: float, statuses: Counter[int], tables: int = 12,
