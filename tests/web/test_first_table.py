@@ -68,3 +68,49 @@ def test_elyigit_names_the_trump_once_chosen(pages: Pages, live_server: Any, siz
         f"the trump is not on the screen: {text!r}"
     assert "Play a highlighted card" in text or "Play for the dummy" in text, f"the status does not say what to do: {text!r}"
     assert not outside_the_screen(page, ".status-line .deal-label", ".status-line .status-text")
+
+
+# all computer players, a match of one deal: the table is over by the time the page opens
+SHORT = {"neuf": {"start_score": 1}, "elyigit": {"target": 1}, "rummy": {"players": 3, "hands": 1}}
+OUTCOME = {"neuf": "Score change", "elyigit": "Score change", "rummy": "Totals"}
+
+
+def finished_table(pages: Pages, live_server: Any, game: str, size: str) -> Any:
+    from .seating import SEATS
+
+    seats = {seat: {"kind": "bot", "bot": "basic"} for seat in SEATS[game]}
+    created = live_server.api("POST", "/api/tables", {"game": game, "seats": seats, "options": SHORT[game],
+                                                      "bot_delay_ms": 0, "seed": 5, "public": False})
+    page = pages.new(**SIZES[size])
+    page.goto(f"{live_server.url}/{game}?t={created['table']['id']}")
+    page.wait_for_selector(".notice.over", timeout=60_000)
+    return page
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", ["neuf", "elyigit", "rummy"])
+def test_the_deal_summary_opens_on_its_outcome(pages: Pages, live_server: Any, game: str, size: str) -> None:
+    """How the deal went for each player (the score change, the totals) shows as the summary opens, before the
+    hands and the tricks (on a phone they filled three screens above it), with a close button a finger can hit."""
+    page = finished_table(pages, live_server, game, size)
+    page.wait_for_timeout(300)
+    if not page.locator("dialog.summary-dialog").count():  # it opens by itself when a deal ends while watching
+        if page.locator(".tools-toggle").is_visible():
+            page.locator(".tools-toggle").click()
+        page.click("[data-tool=summary]")
+    dialog = page.locator("dialog.summary-dialog")
+    outcome = dialog.locator(".summary table.sheet")
+    outcome.wait_for()
+    page.wait_for_timeout(200)
+    screenshot(page, f"first-{game}-summary-{size}")
+    heading = outcome.locator("xpath=preceding-sibling::h3[1]").inner_text()
+    assert heading == OUTCOME[game]
+    shown = page.evaluate("""() => {
+      const d = document.querySelector('dialog.summary-dialog'), r = d.getBoundingClientRect();
+      const t = d.querySelector('.summary table.sheet').getBoundingClientRect();
+      return {scrolled: d.scrollTop, inside: t.top >= r.top && t.bottom <= Math.min(r.bottom, innerHeight)};
+    }""")
+    assert shown == {"scrolled": 0, "inside": True}, f"{game} {size}: the outcome is not in sight as the summary opens"
+    close = dialog.locator(".dialog-head .icon-button").bounding_box()
+    if size == "phone":
+        assert close["width"] >= 44 and close["height"] >= 44, f"the close button is {close['width']} x {close['height']} px"

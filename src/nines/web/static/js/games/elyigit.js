@@ -166,15 +166,7 @@ function summary(deal, ctx) {
   return h("div", { class: "summary" },
     h("p", { class: "summary-head" }, t("table.deal", { n: deal.number }), " · ",
       contract ? [t("ely.contract"), ": ", contractText(ctx, contract), " · ", result.made ? t("ely.made") : t("ely.down")] : t("ely.thrownIn")),
-    h("h3", {}, t("ely.auction")),
-    auctionTableStatic(ctx, deal.auction || []),
-    tricks.length ? [
-      h("h3", {}, t("summary.hands")),
-      h("div", { class: "summary-hands" }, view.seats.map((seat) => h("div", { class: "summary-hand" },
-        h("span", { class: "label" }, ctx.seatLabel(seat), contract && contract.dummy === seat ? ` (${t("ely.dummy")})` : ""),
-        h("div", { class: "hand small-cards" }, sortCards(played[seat] || []).map((c) => cardEl(c, { small: true })))))),
-      h("h3", {}, t("summary.tricks")),
-      trickList(ctx, tricks)] : null,
+    // the outcome first: on a phone the hands and the tricks fill screens before it
     h("h3", {}, t("summary.change")),
     h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", {}), view.sides.map((side) => h("th", { scope: "col" }, seatName(side))))),
@@ -184,7 +176,16 @@ function summary(deal, ctx) {
           const change = (result.score_change || {})[side] || 0;
           return h("td", { class: change > 0 ? "good" : "" }, change > 0 ? `+${change}` : "0");
         })),
-        h("tr", {}, h("th", { scope: "row" }, t("table.score")), view.sides.map((side) => h("td", {}, String((deal.scores || {})[side] ?? "")))))));
+        h("tr", {}, h("th", { scope: "row" }, t("table.score")), view.sides.map((side) => h("td", {}, String((deal.scores || {})[side] ?? "")))))),
+    h("h3", {}, t("ely.auction")),
+    auctionTableStatic(ctx, deal.auction || []),
+    tricks.length ? [
+      h("h3", {}, t("summary.hands")),
+      h("div", { class: "summary-hands" }, view.seats.map((seat) => h("div", { class: "summary-hand" },
+        h("span", { class: "label" }, ctx.seatLabel(seat), contract && contract.dummy === seat ? ` (${t("ely.dummy")})` : ""),
+        h("div", { class: "hand small-cards" }, sortCards(played[seat] || []).map((c) => cardEl(c, { small: true })))))),
+      h("h3", {}, t("summary.tricks")),
+      trickList(ctx, tricks)] : null);
 }
 
 function auctionTableStatic(ctx, calls) {

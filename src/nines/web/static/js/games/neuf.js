@@ -165,16 +165,7 @@ function summary(deal, ctx) {
           ? t("summary.took", { what: took[a.seat] === "spare" ? t("summary.theSpare") : t("summary.handOf", { name: ctx.seatLabel(took[a.seat]) }) })
           : t("summary.kept"),
       })))) : null,
-    h("h3", {}, t("summary.hands")),
-    h("div", { class: "summary-hands" },
-      seats.map((seat) => h("div", { class: "summary-hand" },
-        h("span", { class: "label" }, ctx.seatLabel(seat), " — ", t("neuf.tricksOf", { n: (result.tricks || {})[seat] ?? 0, quota })),
-        h("div", { class: "hand small-cards" }, sortCards(hands[seat] || []).map((c) => cardEl(c, { small: true }))))),
-      view.form === "three" ? h("div", { class: "summary-hand aside" },
-        h("span", { class: "label" }, t("summary.setAside")),
-        h("div", { class: "hand small-cards" }, sortCards(setAside || []).map((c) => cardEl(c, { small: true })))) : null),
-    h("h3", {}, t("summary.tricks")),
-    trickList(ctx, tricks),
+    // the outcome first: on a phone the hands and the tricks fill three screens before it
     h("h3", {}, t("summary.change")),
     h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", {}), view.sides.map((side) => h("th", { scope: "col" }, view.sides.length === seats.length ? ctx.seatLabel(side) : seatName(side))))),
@@ -184,7 +175,17 @@ function summary(deal, ctx) {
           const change = (result.score_change || {})[side] ?? 0;
           return h("td", { class: change < 0 ? "good" : change > 0 ? "bad" : "" }, change > 0 ? `+${change}` : String(change));
         })),
-        h("tr", {}, h("th", { scope: "row" }, t("table.score")), view.sides.map((side) => h("td", {}, String((deal.scores || {})[side] ?? "")))))));
+        h("tr", {}, h("th", { scope: "row" }, t("table.score")), view.sides.map((side) => h("td", {}, String((deal.scores || {})[side] ?? "")))))),
+    h("h3", {}, t("summary.hands")),
+    h("div", { class: "summary-hands" },
+      seats.map((seat) => h("div", { class: "summary-hand" },
+        h("span", { class: "label" }, ctx.seatLabel(seat), " — ", t("neuf.tricksOf", { n: (result.tricks || {})[seat] ?? 0, quota })),
+        h("div", { class: "hand small-cards" }, sortCards(hands[seat] || []).map((c) => cardEl(c, { small: true }))))),
+      view.form === "three" ? h("div", { class: "summary-hand aside" },
+        h("span", { class: "label" }, t("summary.setAside")),
+        h("div", { class: "hand small-cards" }, sortCards(setAside || []).map((c) => cardEl(c, { small: true })))) : null),
+    h("h3", {}, t("summary.tricks")),
+    trickList(ctx, tricks));
 }
 
 function onKey(ctx, event) {

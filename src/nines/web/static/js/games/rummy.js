@@ -296,15 +296,16 @@ function summary(deal, ctx) {
   return h("div", { class: "summary" },
     h("p", { class: "summary-head" }, t("table.hand", { n: deal.number }), " · ", t("rummy.indicator"), " ", prettyCard(deal.indicator), " · ",
       wentOut ? t("rummy.wentOut", { name: ctx.seatLabel(wentOut) }) : t("rummy.stockOut")),
+    // the outcome first: on a phone the hands left fill screens before it
+    h("h3", {}, t("rummy.totals")),
+    h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, view.seats.map((s) => h("th", { scope: "col" }, ctx.seatLabel(s))))),
+      h("tbody", {}, h("tr", {}, view.seats.map((s) => h("td", {}, String((deal.scores || {})[s] ?? "")))))),
     h("h3", {}, t("rummy.left")),
     h("div", { class: "summary-hands" }, view.seats.map((seat) => h("div", { class: "summary-hand" },
       h("span", { class: "label" }, ctx.seatLabel(seat), " — ", t("rummy.points"), " ", String(points[seat] ?? 0),
         (deal.opened || []).includes(seat) ? "" : ` (${t("rummy.notOpened")})`),
-      h("div", { class: "hand small-cards" }, (left[seat] || []).map((c) => cardEl(c, { small: true })))))),
-    h("h3", {}, t("rummy.totals")),
-    h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, view.seats.map((s) => h("th", { scope: "col" }, ctx.seatLabel(s))))),
-      h("tbody", {}, h("tr", {}, view.seats.map((s) => h("td", {}, String((deal.scores || {})[s] ?? "")))))));
+      h("div", { class: "hand small-cards" }, (left[seat] || []).map((c) => cardEl(c, { small: true })))))));
 }
 
 function onKey(ctx, event) {
