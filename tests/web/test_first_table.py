@@ -114,3 +114,18 @@ def test_the_deal_summary_opens_on_its_outcome(pages: Pages, live_server: Any, g
     close = dialog.locator(".dialog-head .icon-button").bounding_box()
     if size == "phone":
         assert close["width"] >= 44 and close["height"] >= 44, f"the close button is {close['width']} x {close['height']} px"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rummy_first_round_says_how_to_discard(pages: Pages, live_server: Any, size: str) -> None:
+    """Once the card is drawn, the status asks for a card to be selected (Discard is greyed until one is): it said
+    "draw, then discard", the draw already made, and a newcomer pressed the greyed button."""
+    page = open_table(pages, live_server, "rummy", size)
+    page.wait_for_selector(f"{MY_TURN} >> text=Draw a card")
+    tap(page, "button[data-pile=stock].legal")
+    page.wait_for_selector("[data-action=discard][disabled]")
+    page.wait_for_function("!document.querySelector('.status-line').textContent.includes('Draw a card')")
+    text = page.locator(".status-line .status-text").inner_text()
+    screenshot(page, f"first-rummy-discard-{size}")
+    assert text.startswith("Your turn — Select a card, then discard it"), text
+    assert not outside_the_screen(page, ".status-line .status-text", "[data-action=discard]")
