@@ -129,3 +129,19 @@ def test_rummy_first_round_says_how_to_discard(pages: Pages, live_server: Any, s
     screenshot(page, f"first-rummy-discard-{size}")
     assert text.startswith("Your turn — Select a card, then discard it"), text
     assert not outside_the_screen(page, ".status-line .status-text", "[data-action=discard]")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rummy_indicator_box_keeps_its_shape(pages: Pages, live_server: Any, size: str) -> None:
+    """The indicator's badge stays the size of a card's name, and "End the session after this hand" takes at most two
+    lines (it sat in the badge's column: the badge stretched to 160 px and the button broke into three lines)."""
+    page = open_table(pages, live_server, "rummy", size)
+    button = page.locator(".trump-box [data-action='end session']")
+    button.wait_for()
+    page.evaluate("document.querySelector('.trump-box').scrollIntoView({block: 'center'})")
+    screenshot(page, f"first-rummy-indicator-{size}")
+    badge = page.locator(".trump-box .suit-badge").bounding_box()
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector(\".trump-box [data-action='end session']\")).lineHeight) || 24")
+    box = button.bounding_box()
+    assert badge["width"] <= 80, f"the indicator's badge is {badge['width']} px wide"
+    assert box["height"] <= line * 2 + 24, f"the session button is {box['height']} px high: it wraps"
