@@ -145,3 +145,15 @@ def test_rummy_indicator_box_keeps_its_shape(pages: Pages, live_server: Any, siz
     box = button.bounding_box()
     assert badge["width"] <= 80, f"the indicator's badge is {badge['width']} px wide"
     assert box["height"] <= line * 2 + 24, f"the session button is {box['height']} px high: it wraps"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_answers_to_a_question_stay_together(pages: Pages, live_server: Any, size: str) -> None:
+    """Exchange and Keep side by side under the table (on a laptop the question beside them pushed Keep alone onto
+    the next line, under the question's start)."""
+    page = open_table(pages, live_server, "neuf", size)
+    page.wait_for_selector(f"{MY_TURN} >> text=Exchange your whole hand")
+    screenshot(page, f"first-neuf-answers-{size}")
+    tops = page.eval_on_selector_all(".choice-row button", "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))")
+    assert len(tops) == 2 and abs(tops[0] - tops[1]) <= 2, f"Exchange and Keep at {tops}"
+    assert not outside_the_screen(page, "[data-action=exchange]", "[data-action=keep]")
