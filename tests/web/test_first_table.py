@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Pages, screenshot
+from .conftest import Pages, screenshot, settle
 from .seating import SIZES, open_table, outside_the_screen
 
 pytestmark = pytest.mark.browser
@@ -157,3 +157,29 @@ def test_the_answers_to_a_question_stay_together(pages: Pages, live_server: Any,
     tops = page.eval_on_selector_all(".choice-row button", "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))")
     assert len(tops) == 2 and abs(tops[0] - tops[1]) <= 2, f"Exchange and Keep at {tops}"
     assert not outside_the_screen(page, "[data-action=exchange]", "[data-action=keep]")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_replay_shows_the_whole_table(pages: Pages, live_server: Any, size: str) -> None:
+    """The replay of a finished Le Neuf match: the whole table, every hand open, lies inside the dialog under the
+    step buttons (on a phone the side hands stood one card a row, the table three screens high, South's hand out of
+    sight)."""
+    page = finished_table(pages, live_server, "neuf", size)
+    page.wait_for_timeout(300)
+    if page.locator("dialog.summary-dialog").count():
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.querySelector('dialog')")
+    page.click("[data-tool=replay]")
+    page.wait_for_selector(".replay-felt .felt .pos-bottom .hand.open")
+    for step in range(8):
+        if step in (0, 7):
+            settle(page)
+            screenshot(page, f"first-neuf-replay-{step}-{size}")
+            place = page.evaluate("""() => {
+              const d = document.querySelector('dialog.replay-dialog').getBoundingClientRect();
+              const f = document.querySelector('.replay-felt .felt').getBoundingClientRect();
+              return {felt: Math.round(f.bottom), dialog: Math.round(Math.min(d.bottom, innerHeight))};
+            }""")
+            assert place["felt"] <= place["dialog"], f"step {step}: the table ends at {place['felt']} px, the dialog at {place['dialog']}"
+            assert not outside_the_screen(page, "[data-step=next]", ".replay-felt .pos-bottom .hand.open .card")
+        page.click("[data-step=next]")
