@@ -183,3 +183,24 @@ def test_the_replay_shows_the_whole_table(pages: Pages, live_server: Any, size: 
             assert place["felt"] <= place["dialog"], f"step {step}: the table ends at {place['felt']} px, the dialog at {place['dialog']}"
             assert not outside_the_screen(page, "[data-step=next]", ".replay-felt .pos-bottom .hand.open .card")
         page.click("[data-step=next]")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_home_page_leads_straight_to_starting_a_table(pages: Pages, live_server: Any, size: str) -> None:
+    """The first screen of the home page holds a way to the form that starts a table (on a phone the form began two
+    screens down, under the three games), and following it shows the form's start under the sticky header."""
+    page = pages.new(**SIZES[size])
+    page.goto(live_server.url + "/")
+    page.wait_for_selector(".setup button[type=submit]")
+    screenshot(page, f"first-home-{size}")
+    assert not outside_the_screen(page, "[data-go=start]")
+    tap(page, "[data-go=start]")
+    page.wait_for_function("window.scrollY > 0")
+    page.wait_for_timeout(300)
+    screenshot(page, f"first-home-start-{size}")
+    place = page.evaluate("""() => ({
+      header: document.querySelector('.topbar').getBoundingClientRect().bottom,
+      title: document.querySelector('#start-title').getBoundingClientRect().top,
+      game: document.querySelector('.setup .game-tabs').getBoundingClientRect().bottom,
+      screen: innerHeight})""")
+    assert place["header"] <= place["title"] and place["game"] <= place["screen"], place

@@ -22,6 +22,8 @@ function drawStatic() {
     h("p", { class: "kicker" }, t("home.kicker")),
     h("h1", { class: "display" }, t("home.title"), h("span", { class: "stop" }, ".")),
     h("p", { class: "promise" }, t("home.lead")),
+    // the form that starts a table lies two screens down on a phone, under the three games: a way straight to it
+    h("p", { class: "hero-actions" }, h("a", { class: "button primary", href: "#start", "data-go": "start" }, t("home.start"), " ↓")),
     nameField(),
   );
   fill(gamesBox, 
