@@ -204,3 +204,51 @@ def test_the_home_page_leads_straight_to_starting_a_table(pages: Pages, live_ser
       game: document.querySelector('.setup .game-tabs').getBoundingClientRect().bottom,
       screen: innerHeight})""")
     assert place["header"] <= place["title"] and place["game"] <= place["screen"], place
+
+
+SETS_BOX = "document.querySelector('.table-sets')"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rummy_sets_stay_where_scrolled(pages: Pages, live_server: Any, size: str) -> None:
+    """Once the sets on the table outgrow their box, the person scrolls it to see the lower ones; a tap on a card of
+    the hand (which draws the table anew) leaves the box where it was: it sprang back to the top, hiding them again."""
+    from .driving import choose_first, clear_selection, legal_actions, select_cards
+
+    page = open_table(pages, live_server, "rummy", size, seed=38)
+    for _ in range(60):
+        page.wait_for_function(
+            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length", timeout=20_000)
+        legal = legal_actions(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        if "draw stock" in legal:
+            tap(page, "button[data-pile=stock].legal")
+            page.wait_for_selector("[data-action=discard]")
+            continue
+        if page.evaluate(f"{SETS_BOX}.scrollHeight > {SETS_BOX}.clientHeight + 4"):
+            page.evaluate(f"{SETS_BOX}.scrollTop = 10000")
+            page.wait_for_timeout(100)
+            before = page.evaluate(f"{SETS_BOX}.scrollTop")
+            # a card no set takes (a set that takes the selected card is brought into sight on purpose)
+            takers = {w.split("=")[0] for a in legal if a.split()[0] in ("extend", "swap") for w in a.split()[2:]}
+            codes = page.eval_on_selector_all(".rummy-hand button.card", "cs => cs.map(c => c.dataset.code)")
+            index = next(i for i, code in enumerate(codes) if code not in takers)
+            tap(page, f".rummy-hand button.card >> nth={index}")
+            page.wait_for_selector(".rummy-hand button.card.selected")
+            page.wait_for_timeout(200)
+            screenshot(page, f"first-rummy-sets-scrolled-{size}")
+            after = page.evaluate(f"{SETS_BOX}.scrollTop")
+            assert before > 0 and abs(after - before) <= 2, f"the sets' box was scrolled to {before} px, after a tap {after}"
+            return
+        seq = page.locator(".table-shell").get_attribute("data-seq")
+        lays = [a for a in legal if a.startswith("lay ")]
+        if lays and select_cards(page, [w.split("=")[0] for w in lays[0].split()[1:]]):
+            tap(page, "[data-action=lay]:not([disabled])")
+            choose_first(page)
+        else:
+            discard = [a for a in legal if a.startswith("discard ")][-1]
+            assert select_cards(page, [discard.split()[1]])
+            tap(page, "[data-action=discard]:not([disabled])")
+        page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
+        clear_selection(page)
+    pytest.fail("the sets on the table never outgrew their box")

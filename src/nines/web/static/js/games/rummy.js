@@ -179,7 +179,10 @@ function render(ctx) {
       sets.append(h("div", { class: "table-set", "data-set": set.id }, body));
     }
   }
-  felt.append(h("div", { class: "table-sets" }, h("h3", {}, t("rummy.sets")), view.table.length ? sets : h("p", { class: "muted-light" }, t("rummy.noSets"))));
+  const setsBox = h("div", { class: "table-sets", onscroll: () => { setsScroll = setsBox.scrollTop; } },
+    h("h3", {}, t("rummy.sets")), view.table.length ? sets : h("p", { class: "muted-light" }, t("rummy.noSets")));
+  felt.append(setsBox);
+  requestAnimationFrame(() => keepSetsScrolled(setsBox));
 
   // my hand (or, watching, the first seat's backs)
   if (me) {
@@ -222,6 +225,14 @@ function render(ctx) {
     felt.append(h("div", { class: "me" }, seatPlate(ctx, me, { tags: [view.opened.includes(me) ? t("rummy.opened") : null].filter(Boolean) }), row));
   }
   return { felt, side: side(ctx), actions: actions(ctx, picked) };
+}
+
+// The sets on the table scroll in their own box, drawn anew at every tap on a card: it keeps where the person
+// scrolled it (it sprang back to the top, hiding the sets below).
+let setsScroll = 0;
+
+function keepSetsScrolled(box) {
+  if (box.isConnected) box.scrollTop = setsScroll;
 }
 
 function actions(ctx, picked) {
