@@ -110,3 +110,31 @@ def _not_a_zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_server_killed_outright_leaves_no_review_process_behind(tmp_path: Path) -> None:
+    # kill -9 (or the kernel out of memory) once left the review workers and their forkserver running for ever
+    # (430 MB): each worker held both ends of the pool's queues, so the server's going never reached it
+    server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path)
+    try:
+        deadline = time.monotonic() + 90
+        while len(left := descendants(server.process.pid)) < 3:  # the forkserver and the two review workers
+            assert time.monotonic() < deadline, f"the review workers did not start: {left}"
+            time.sleep(0.1)
+        server.process.kill()
+        server.process.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while alive := [pid for pid in left if _running(pid)]:
+            assert time.monotonic() < deadline, f"still running 30 s after the server was killed: {alive}"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has ended; its parent has not read it yet)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False

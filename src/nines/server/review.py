@@ -20,7 +20,9 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import select
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -128,6 +130,36 @@ def yield_to_play() -> None:
         os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + REVIEW_NICENESS))
 
 
+def start_worker(server: int) -> None:
+    """A review process starts: its priority lowered, and a watch that ends it when the server ``server``
+    (a process id) ends.  A server killed outright (``kill -9``, the kernel out of memory) once left its
+    review workers and their forkserver running for ever, 430 MB: each worker holds both ends of the pool's
+    queues, so it never read an end of file when the server went."""
+    yield_to_play()
+    threading.Thread(target=_end_with, args=(server,), name="nines-end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    try:
+        ended = os.pidfd_open(server)  # readable once the process has ended (Linux 5.3 on)
+    except (AttributeError, OSError):  # elsewhere: look every second
+        while _alive(server):
+            time.sleep(1.0)
+    else:
+        select.select([ended], [], [])
+    os._exit(0)  # the server is gone: nobody waits for this worker's answers
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process has the number: it is alive
+        return True
+    return True
+
+
 def run_job(job: ReviewJob) -> dict[str, Any]:
     """Review the deal (on a worker thread); the review's JSON."""
     if job.game == "rummy":
@@ -155,7 +187,8 @@ class Reviews:
             # the forkserver imports the reviews' modules once, and every worker it forks has them: each
             # worker once imported them itself (about a second of CPU each, while the tables were moving)
             context.set_forkserver_preload(["__main__", __name__])
-            self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=yield_to_play)
+            self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=start_worker,
+                                                  initargs=(os.getpid(),))
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review", initializer=yield_to_play)
         self._keep = keep
         self._done: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
