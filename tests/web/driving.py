@@ -101,6 +101,31 @@ def rummy_step(page: Any) -> bool:
     return click_first(page, "button[data-pile=discard].legal")
 
 
+def tap(page: Any, selector: str) -> None:
+    """A tap on a touch screen, a click elsewhere."""
+    target = page.locator(selector).first
+    # cards in a hand overlap: touch the part of a card left uncovered by the next one
+    where = {"position": {"x": 8, "y": 24}} if "card" in selector else {}
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        target.tap(**where)
+    else:
+        target.click(**where)
+
+
+def rummy_turn_drawn(page: Any) -> list[str]:
+    """Wait for this seat's turn at rummy, draw from the stock when the turn begins with a draw, and give the
+    legal actions after it (the page scrolled to its top)."""
+    while True:
+        page.wait_for_function(
+            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length", timeout=20_000)
+        legal = legal_actions(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        if "draw stock" not in legal:
+            return legal
+        tap(page, "button[data-pile=stock].legal")
+        page.wait_for_selector("[data-action=discard]")
+
+
 def select_cards(page: Any, codes: list[str]) -> bool:
     clear_selection(page)
     wanted = list(codes)

@@ -8,22 +8,13 @@ from typing import Any
 import pytest
 
 from .conftest import Pages, screenshot, settle
+from .driving import tap
 from .seating import SIZES, open_table, outside_the_screen
 
 pytestmark = pytest.mark.browser
 
 MY_TURN = ".status-line.my-turn"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def tap(page: Any, selector: str) -> None:
-    """A tap on a touch screen, a click elsewhere (a card: on the corner the next card leaves uncovered)."""
-    target = page.locator(selector).first
-    where = {"position": {"x": 8, "y": 24}} if "card" in selector else {}
-    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
-        target.tap(**where)
-    else:
-        target.click(**where)
 
 
 def status(page: Any) -> str:
@@ -213,18 +204,11 @@ SETS_BOX = "document.querySelector('.table-sets')"
 def test_rummy_sets_stay_where_scrolled(pages: Pages, live_server: Any, size: str) -> None:
     """Once the sets on the table outgrow their box, the person scrolls it to see the lower ones; a tap on a card of
     the hand (which draws the table anew) leaves the box where it was: it sprang back to the top, hiding them again."""
-    from .driving import choose_first, clear_selection, legal_actions, select_cards
+    from .driving import choose_first, clear_selection, rummy_turn_drawn, select_cards
 
     page = open_table(pages, live_server, "rummy", size, seed=38)
     for _ in range(60):
-        page.wait_for_function(
-            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length", timeout=20_000)
-        legal = legal_actions(page)
-        page.evaluate("window.scrollTo(0, 0)")
-        if "draw stock" in legal:
-            tap(page, "button[data-pile=stock].legal")
-            page.wait_for_selector("[data-action=discard]")
-            continue
+        legal = rummy_turn_drawn(page)
         if page.evaluate(f"{SETS_BOX}.scrollHeight > {SETS_BOX}.clientHeight + 4"):
             page.evaluate(f"{SETS_BOX}.scrollTop = 10000")
             page.wait_for_timeout(100)

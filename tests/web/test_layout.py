@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import Pages, screenshot, settle
+from .driving import tap
 from .seating import SIZES, open_table, outside_the_screen, overlapping
 
 pytestmark = pytest.mark.browser
@@ -45,17 +46,6 @@ def dummy_clear(page: Any, name: str) -> None:
 def wait_turn(page: Any, selector: str, timeout: int = 20_000) -> None:
     page.wait_for_selector(f"{MY_TURN}", timeout=timeout)
     page.wait_for_selector(selector, timeout=timeout)
-
-
-def tap(page: Any, selector: str) -> None:
-    """A tap on a touch screen, a click elsewhere."""
-    target = page.locator(selector).first
-    # cards in a hand overlap: touch the part of a card left uncovered by the next one
-    where = {"position": {"x": 8, "y": 24}} if "card" in selector else {}
-    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
-        target.tap(**where)
-    else:
-        target.click(**where)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -119,20 +109,13 @@ RUMMY_SEED = 38
 def test_rummy_lay_swap_and_extend_fit(pages: Pages, live_server: Any, size: str) -> None:
     """Each of rummy's set plays at its own decision: the hand, the selected cards' control (Lay, or the set on the
     table that takes the card) inside the screen before acting, and the hand after."""
-    from .driving import clear_selection, legal_actions, select_cards
+    from .driving import clear_selection, rummy_turn_drawn, select_cards
 
     page = open_table(pages, live_server, "rummy", size, seed=RUMMY_SEED)
     hand = HAND.format(seat="1")
     checked: list[str] = []
     for _ in range(60):
-        page.wait_for_function(
-            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length", timeout=20_000)
-        legal = legal_actions(page)
-        page.evaluate("window.scrollTo(0, 0)")
-        if "draw stock" in legal:
-            tap(page, "button[data-pile=stock].legal")
-            page.wait_for_selector("[data-action=discard]")
-            continue
+        legal = rummy_turn_drawn(page)
         move = next((a for verb in ("swap", "lay", "extend") if verb not in checked
                      for a in legal if a.startswith(verb + " ")), None)
         seq = page.locator(".table-shell").get_attribute("data-seq")
