@@ -30,7 +30,7 @@ from ..games.contract import Reason, RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .describe import describe_games
-from .limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, client_key, valid_table_id
+from .limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, client_key, count_down, valid_table_id
 from .logs import log
 from .messages import (
     CLIENT_MESSAGE,
@@ -330,9 +330,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             try:
                 response = await call_next(request)
             finally:
-                under_way[address] -= 1
-                if not under_way[address]:
-                    del under_way[address]
+                count_down(under_way, address)
         if request.url.path.startswith("/static/"):
             response.headers["Cache-Control"] = "no-cache"
         elif request.url.path != "/health":

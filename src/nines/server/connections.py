@@ -33,7 +33,7 @@ from collections import Counter
 # the protocol uvicorn chooses itself with httptools installed (uvicorn[standard], a dependency of nines)
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .limits import Limits, client_key
+from .limits import Limits, client_key, count_down
 
 __all__ = ["guarded_http_protocol", "raise_open_files_limit"]
 
@@ -71,9 +71,7 @@ def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
 
         def _uncount(self) -> None:
             if self._counted is not None:
-                open_from[self._counted] -= 1
-                if not open_from[self._counted]:
-                    del open_from[self._counted]
+                count_down(open_from, self._counted)
                 self._counted = None
 
         def _wait_for_head(self) -> None:

@@ -53,6 +53,7 @@ __all__ = [
     "LiveTables",
     "check_name",
     "client_key",
+    "count_down",
     "name_key",
     "valid_table_id",
 ]
@@ -268,7 +269,7 @@ class SocketGate:
                                                                 "messages in the last second, together; slow down"))
 
     def release(self, address: str) -> None:
-        _count_down(self._per_address, address)
+        count_down(self._per_address, address)
         if address not in self._per_address:
             self._messages.pop(address, None)
 
@@ -282,10 +283,12 @@ class SocketGate:
         return None
 
     def unwatch(self, table_id: str) -> None:
-        _count_down(self._per_table, table_id)
+        count_down(self._per_table, table_id)
 
 
-def _count_down(counts: dict[str, int], key: str) -> None:
+def count_down(counts: MutableMapping[str, int], key: str) -> None:
+    """One fewer of ``key`` in a per-address (or per-table) count; a key counted down to none is let go, so
+    the count holds only what is open now."""
     left = counts.get(key, 0) - 1
     if left > 0:
         counts[key] = left

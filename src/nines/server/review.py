@@ -133,8 +133,9 @@ def yield_to_play() -> None:
 def start_worker(server: int) -> None:
     """A review process starts: its priority lowered, and a watch that ends it when the server ``server``
     (a process id) ends.  A server killed outright (``kill -9``, the kernel out of memory) once left its
-    review workers and their forkserver running for ever, 430 MB: each worker holds both ends of the pool's
-    queues, so it never read an end of file when the server went."""
+    review workers, their forkserver and the resource tracker running for ever (about 440 MB by the load
+    benchmark's memory split): a worker waiting for its next job never noticed the server go (the pool's
+    queues are pickled to each worker whole, both ends, so no end of file comes)."""
     yield_to_play()
     threading.Thread(target=_end_with, args=(server,), name="nines-end-with-server", daemon=True).start()
 

@@ -6,6 +6,10 @@ from pathlib import Path
 
 import typer
 
+_PER_CLIENT = " (0: no bound; behind a reverse proxy, 0 unless it passes the client's address)."
+"""How a per-address bound on requests reads behind a proxy (uvicorn takes the client's address from the
+proxy's X-Forwarded-For when the proxy runs on this machine)."""
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -37,11 +41,11 @@ def register(app: typer.Typer) -> None:
         tables_per_minute: int = typer.Option(12, "--tables-per-minute", min=1, help="Tables one address may create in a minute."),
         requests_per_minute: int = typer.Option(
             1200, "--requests-per-minute", min=0,
-            help="API requests one address may make in a minute (0: no bound; behind a reverse proxy, 0 unless it passes the client's address).",
+            help="API requests one address may make in a minute" + _PER_CLIENT,
         ),
         requests_at_once: int = typer.Option(
             16, "--requests-at-once", min=0,
-            help="API requests one address may have under way at once (0: no bound; behind a reverse proxy, 0 unless it passes the client's address).",
+            help="API requests one address may have under way at once" + _PER_CLIENT,
         ),
         sockets_per_address: int = typer.Option(40, "--sockets-per-address", min=1, help="Table sockets one address may hold open."),
         request_timeout: float = typer.Option(
