@@ -1,22 +1,46 @@
 # The two commands the README opens with:
-#   make run    creates .venv, installs everything, starts the main job
-#   make test   installs what the tests need, runs make lint, then the whole suite
-#   make lint   ruff and mypy, with the configuration in pyproject.toml
+#   make run    installs the locked versions into .venv, starts the main job (the web tables on SQLite)
+#   make test   installs the locked versions and the test extras, Debian's chromium, redis-server and
+#               postgresql, runs make lint, then the whole suite
+# Every Python package both install comes from uv.lock (made by uv, whose own version is pinned below):
+#   make lock         refreshes uv.lock from the ranges in pyproject.toml (the newest versions they allow)
+#   make test-latest  installs the newest versions the ranges allow into .venv-latest and runs lint and the suite
+#   make test-random  the suite in a random order (pytest-randomly; its seed is printed at the top)
+#   make lint         ruff and mypy, with the configuration in pyproject.toml
 PYTHON ?= python3
-VENV ?= .venv
+UV_VERSION := 0.13.8
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
 BIN := $(VENV)/bin
+LATEST := .venv-latest
+# uv uses the machine's Python (never a downloaded one) and installs into .venv
+export UV_PYTHON_DOWNLOADS := never
+export UV_PYTHON := $(PYTHON)
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+# the extras each command installs (all of them are in the lock)
+RUN_EXTRAS := --extra postgres
+TEST_EXTRAS := --extra test --extra postgres --extra ray
+PYTEST := -m pytest -n auto -q --durations=25 -p no:randomly
+# apt-get waits up to 10 minutes for another install to release the package lock instead of failing at once
+APT := apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: run test lint install install-test system-test-deps play clean
+.PHONY: run test lint install install-test system-test-deps lock test-latest test-random play clean
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+# uv itself, at the pinned version, in a small virtual environment of its own
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet uv==$(UV_VERSION)
 
-install: $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+# --locked: install exactly uv.lock, and stop with an error if pyproject.toml no longer matches it
+install: $(UV)
+	$(UV) sync --locked --quiet $(RUN_EXTRAS)
 
-install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+install-test: $(UV)
+	$(UV) sync --locked --quiet $(TEST_EXTRAS)
+
+lock: $(UV)
+	$(UV) lock --upgrade
 
 # the web tables: open the address it prints (NINES_SERVE_ARGS="--port 9000" to change it)
 run: install
@@ -37,7 +61,7 @@ system-test-deps:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
-		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+		$$sudo $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $$sudo $(APT) install -y -qq $$missing; \
 	fi
 
 # the code-health gate: ruff over the whole tree and mypy --strict over src/ (configured in pyproject.toml)
@@ -47,7 +71,19 @@ lint: install-test
 
 # the code-health gate first (prerequisites run in order): a finding fails the run before the suite starts
 test: install-test system-test-deps lint
-	$(BIN)/python -m pytest -n auto -q --durations=25
+	$(BIN)/python $(PYTEST)
+
+test-random: install-test system-test-deps
+	$(BIN)/python -m pytest -n auto -q --durations=10 -p randomly
+
+# the newest versions the ranges in pyproject.toml allow, in an environment of their own (the lock is untouched)
+test-latest: $(UV) system-test-deps
+	$(UV) venv --quiet --allow-existing $(LATEST)
+	VIRTUAL_ENV=$(LATEST) $(UV) pip install --quiet --upgrade --reinstall-package nines -e '.[test,postgres,ray]'
+	VIRTUAL_ENV=$(LATEST) $(UV) pip list --format freeze > build/latest-versions.txt 2>/dev/null || true
+	$(LATEST)/bin/ruff check
+	$(LATEST)/bin/mypy src/
+	$(LATEST)/bin/python $(PYTEST)
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) $(LATEST) $(TOOLS) build src/*.egg-info

@@ -174,7 +174,7 @@ class RedisBroker:
                 delay = min(RETRY_MOST_S, delay * 2)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     @staticmethod
     async def _guarded(hook: ReconnectHook) -> None:

@@ -15,6 +15,7 @@ import hashlib
 import random
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -179,7 +180,9 @@ class Table:
     _plain_before: dict[str | None, tuple[Any, dict[str, Any]]] = field(default_factory=dict)  # last view and data per seat
     _last_dumped: tuple[LastAction | None, dict[str, Any] | None] = (None, None)  # the last action and its plain data
     _record_at: tuple[tuple[int, int], dict[str, Any] | None] = ((0, -1), None)  # (state, seq) and its record
-    _spectators_shown_at: float = -SPECTATORS_EVERY_S  # when the spectators were last sent a change
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    """The monotonic clock the spectators' pace reads (a test gives its own: the machine's uptime must not matter)."""
+    _spectators_shown_at: float | None = None  # when the spectators were last sent a change (None: never)
     _spectators_due: asyncio.TimerHandle | None = None  # their next change, when one is held back
     _created_shown: tuple[dt.datetime, str] | None = None  # created_at and its text in messages
     _moved_shown: tuple[dt.datetime, float] | None = None  # the last move's time and its seconds since the epoch
@@ -435,8 +438,9 @@ class Table:
         self.shown.change(seated, lambda seat: self.body(seat, info))
         if self._spectators_due is not None or not watching:
             return  # their next patch is due already: it will carry this change too
-        now = time.monotonic()
-        wait = self._spectators_shown_at + SPECTATORS_PACE.every_s(now) - now
+        now = self.clock()
+        shown_at = self._spectators_shown_at
+        wait = 0.0 if shown_at is None else shown_at + SPECTATORS_PACE.every_s(now) - now
         if wait <= 0:
             self._show_spectators(info)  # the same table data as the seats were just sent
             return
@@ -447,7 +451,7 @@ class Table:
 
     def _spectators_time(self, due: float) -> None:
         """The held change's time came (late, if the event loop is behind: the spectators' pace then slows)."""
-        SPECTATORS_PACE.fired(due, time.monotonic())
+        SPECTATORS_PACE.fired(due, self.clock())
         self._show_spectators()
 
     def _show_spectators(self, info: dict[str, Any] | None = None, but: Connection | None = None) -> None:
@@ -455,7 +459,7 @@ class Table:
         if self._spectators_due is not None:
             self._spectators_due.cancel()
             self._spectators_due = None
-        self._spectators_shown_at = time.monotonic()
+        self._spectators_shown_at = self.clock()
         shown = info if info is not None else self.info_body()
         self.shown.change([c for c in self.connections if c.seat is None and c is not but], lambda seat: self.body(seat, shown))
 
