@@ -70,6 +70,11 @@ class Limits:
     """Seconds a client has to send a request's head, and again its whole request, body included (a real
     one takes milliseconds): a connection that sends nothing or half a request is closed after that."""
 
+    head_bytes: int = 16 * 1024
+    """The largest request head (request line and headers, counted as they arrive); a browser's is under 2 kB.
+    A longer one is answered 414 (its request line) or 431 (its headers) and the connection closed: httptools
+    joins a head's pieces with ``bytes +=``, a cost that grows with the square of the head's size."""
+
     connections_per_address: int = 100
     """Open HTTP connections from one client address (0: no bound; a browser opens about six to a server,
     and table sockets are counted apart).  Behind a reverse proxy every connection is the proxy's: 0 there."""
