@@ -14,8 +14,8 @@ import datetime as dt
 import hashlib
 import random
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
