@@ -2,7 +2,7 @@
 
 ``create_app(config)`` builds everything from a :class:`ServerConfig`; ``nines serve``
 runs it under uvicorn.  Requests and socket messages are typed (pydantic models in
-:mod:`nines.server.messages`) and each kind of socket message has its own handler.
+:mod:`nines.server.wire.messages`) and each kind of socket message has its own handler.
 """
 
 from __future__ import annotations
@@ -29,10 +29,18 @@ from ..games import GAME_MODULES, UnknownGame, get_game
 from ..games.contract import Reason, RulesError, options_to_dict
 from ..web import STATIC_DIR
 from .config import ServerConfig
-from .describe import describe_games
-from .limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, client_key, count_down, valid_table_id
+from .guard.limits import BodyLimit, LiveTables, Rates, SocketGate, check_name, client_key, count_down, valid_table_id
+from .http.describe import describe_games
+from .http.seating import SEAT_COOKIE, own_name, set_seat_cookie
 from .logs import log
-from .messages import (
+from .records.replay import ReplayFrames, match_record
+from .records.review import Reviews, review_job
+from .runtime import CollectorPauses, settle
+from .store.database import Store, StoreUnavailable
+from .tables.manager import TableManager
+from .tables.table import Table, TableError
+from .wire.frames import DirectWriter, KeepServerSend, direct_writer, stop_reading, text_frame
+from .wire.messages import (
     CLIENT_MESSAGE,
     Act,
     AgainMessage,
@@ -53,15 +61,7 @@ from .messages import (
     Seated,
     SetPace,
 )
-from .pubsub import Broker, LocalBroker, RedisBroker
-from .replay import ReplayFrames, match_record
-from .review import Reviews, review_job
-from .runtime import CollectorPauses, settle
-from .seating import SEAT_COOKIE, own_name, set_seat_cookie
-from .store import Store, StoreUnavailable
-from .table import Table, TableError
-from .tables import TableManager
-from .wire import DirectWriter, KeepServerSend, direct_writer, stop_reading, text_frame
+from .wire.pubsub import Broker, LocalBroker, RedisBroker
 
 HTTP_STATUS = {
     ErrorCode.MALFORMED: 422,
@@ -719,7 +719,7 @@ def _games_body() -> bytes:
 
 def _address(client: Any) -> str:
     """The client as the per-address bounds count it: its address as the connection shows it (behind a proxy,
-    the proxy's), an IPv6 one by its /64 network (:func:`~nines.server.limits.client_key`)."""
+    the proxy's), an IPv6 one by its /64 network (:func:`~nines.server.guard.limits.client_key`)."""
     return client_key(str(client.host)) if client is not None else "unknown"
 
 

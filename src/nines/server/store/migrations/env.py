@@ -1,6 +1,6 @@
 """Alembic's entry point for the server's schema (see docs/migrations.md).
 
-The server runs it through :func:`nines.server.migrate.upgrade`, which hands over an open
+The server runs it through :func:`nines.server.store.migrate.upgrade`, which hands over an open
 connection (``config.attributes["connection"]``) held under a lock.  From a checkout,
 ``alembic`` (with the ``alembic.ini`` at the project root) connects to ``NINES_DATABASE_URL``
 or the default SQLite file, e.g. to write a new revision with ``--autogenerate``.
@@ -15,7 +15,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 
 from nines.server.config import default_database_url
-from nines.server.store import Base
+from nines.server.store.database import Base
 
 config = context.config
 

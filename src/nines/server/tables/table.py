@@ -3,7 +3,7 @@
 A :class:`Table` holds the rules' state of its match and everything about the people around
 it: who sits where (people, computer players, open seats), who is here and who is away (a
 stand-in plays for a person gone too long), the clock, the views each seat is shown and the
-patches that bring every socket up to date.  The :class:`~nines.server.tables.TableManager`
+patches that bring every socket up to date.  The :class:`~nines.server.tables.manager.TableManager`
 changes tables; a table itself never touches the database or the pub/sub.
 """
 
@@ -14,18 +14,18 @@ import datetime as dt
 import hashlib
 import random
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..bots import Player, make_player
-from ..games import GameSpec
-from ..games.contract import GameState, Reason
-from ..randomness import DealSource, MatchSecret
-from .delta import Shown
-from .messages import (
+from ...bots import Player, make_player
+from ...games import GameSpec
+from ...games.contract import GameState, Reason
+from ...randomness import DealSource, MatchSecret
+from ..wire.delta import Shown
+from ..wire.messages import (
     AgainInfo,
     ClockInfo,
     ErrorCode,
@@ -399,7 +399,7 @@ class Table:
         return {"type": "state", **self.body(seat, info), "rev": 0}
 
     def body(self, seat: str | None, info: TableInfo | dict[str, Any] | None = None) -> dict[str, Any]:
-        """:meth:`state_body` without its ``type`` and ``rev``: what :class:`~nines.server.delta.Shown` compares."""
+        """:meth:`state_body` without its ``type`` and ``rev``: what :class:`~nines.server.wire.delta.Shown` compares."""
         info = info if info is not None else self.info_body()
         return {
             "seq": self.seq,

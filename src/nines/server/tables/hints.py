@@ -3,7 +3,7 @@
 Asked by the seat to act, at its turn; worked out by the strongest computer player the game
 has (the configured order) from that seat's own view, never from more.  One hint at a time per
 seat, and the answer is kept per position, so asking again costs no new search
-(:class:`~nines.server.limits.HintDesk`).
+(:class:`~nines.server.guard.limits.HintDesk`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..bots import Player, make_player, players_for
-from ..games.contract import Reason
-from .limits import HintDesk
-from .messages import ErrorCode, HintMessage
+from ...bots import Player, make_player, players_for
+from ...games.contract import Reason
+from ..guard.limits import HintDesk
+from ..wire.messages import ErrorCode, HintMessage
 from .table import Table, TableError
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .manager import TableManager
 
 __all__ = ["Hints"]
 

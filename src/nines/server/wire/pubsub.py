@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
-from .logs import log
+from ..logs import log
 
 CHANNEL = "nines:tables"
 PUBLISH_TIMEOUT_S = 1.0

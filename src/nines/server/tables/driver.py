@@ -28,12 +28,12 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..bots import Player
-from .logs import log
+from ...bots import Player
+from ..logs import log
 
 if TYPE_CHECKING:
+    from .manager import TableManager
     from .table import Table
-    from .tables import TableManager
 
 CLAIM_TTL_S = 20
 BACKOFF_FIRST_S = 0.5

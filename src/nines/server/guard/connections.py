@@ -13,7 +13,7 @@ request failed.
 * ``request_s``: a timer runs whenever the connection waits for a request's head (from the connection's
   start, and from each answer's end while it is kept alive).  A head not complete in time is answered
   ``408 Request Timeout`` and the connection closed; a trickle of bytes does not restart the timer.  The
-  body's deadline is :class:`~nines.server.limits.BodyLimit`'s (the whole request in as many seconds).
+  body's deadline is :class:`~nines.server.guard.limits.BodyLimit`'s (the whole request in as many seconds).
 * ``connections_per_address``: a connection over the count of its address's open ones is answered
   ``429 Too Many Requests`` and closed before anything is read.  A connection upgraded to a table socket
   leaves the count (table sockets have their own, ``sockets_per_address``).  The address is the

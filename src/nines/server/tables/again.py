@@ -13,16 +13,16 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
-from ..games.contract import Reason, options_to_dict
-from ..randomness import MatchSecret
+from ...games.contract import Reason, options_to_dict
+from ...randomness import MatchSecret
+from ..logs import log
+from ..store.database import SeatTaken, StoredSeat
+from ..wire.messages import ErrorCode
 from .claims import taken_message
-from .logs import log
-from .messages import ErrorCode
-from .store import SeatTaken, StoredSeat
 from .table import Table, TableError, hash_token
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .manager import TableManager
 
 __all__ = ["DECLINES_KEPT", "PlayAgain"]
 

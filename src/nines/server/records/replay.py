@@ -10,9 +10,9 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from ..games.contract import Reason, plain
-from .messages import ErrorCode
-from .table import Table, TableError
+from ...games.contract import Reason, plain
+from ..tables.table import Table, TableError
+from ..wire.messages import ErrorCode
 
 
 def _require_over(table: Table) -> None:

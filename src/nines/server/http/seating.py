@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 from fastapi import Request, Response
 
-from ..games.contract import Reason
-from .messages import ErrorCode
-from .store import Store
-from .table import TableError, hash_token
+from ...games.contract import Reason
+from ..store.database import Store
+from ..tables.table import TableError, hash_token
+from ..wire.messages import ErrorCode
 
 SEAT_COOKIE = "nines_seat"
 SEAT_COOKIE_DAYS = 30

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..games.contract import GameState
+from ...games.contract import GameState
 
 
 @dataclass(frozen=True)

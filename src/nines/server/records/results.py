@@ -11,9 +11,9 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from ..store.database import DealStat, MatchStat, Store
+from ..tables.table import Table
 from . import fronts
-from .store import DealStat, MatchStat, Store
-from .table import Table
 
 __all__ = ["Due", "count_results", "deal_starts", "results_due", "write_results"]
 

@@ -34,8 +34,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
-from .logs import log
-from .store import SeqConflict, StoredAction
+from ..logs import log
+from .database import SeqConflict, StoredAction
 
 __all__ = ["MoveJournal"]
 
@@ -52,7 +52,7 @@ MOST_HURRIED = 1_000
 
 
 class _Appends(Protocol):
-    """What the journal needs of a store (a :class:`~nines.server.store.Store`, or a test's stand-in)."""
+    """What the journal needs of a store (a :class:`~nines.server.store.database.Store`, or a test's stand-in)."""
 
     def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]: ...
 
@@ -70,7 +70,7 @@ class _Waiting:
 
 
 class MoveJournal:
-    """Stores moves for a :class:`~nines.server.store.Store` by group commit (one per process).
+    """Stores moves for a :class:`~nines.server.store.database.Store` by group commit (one per process).
 
     Commits run one after another in the journal's own threads (one per commit that may be under way, never
     behind the requests' database work in the default pool).  When one ends, the thread takes the

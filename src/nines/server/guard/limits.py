@@ -42,7 +42,7 @@ from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from ..games.contract import Reason
+from ...games.contract import Reason
 
 __all__ = [
     "BodyLimit",

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Engine, ExceptionContext
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
-from .limits import name_key
+from ..guard.limits import name_key
 from .migrate import upgrade
 
 

@@ -6,9 +6,9 @@ refused), the rules check the action for the sender's seat, the action is stored
 and only then applied and acknowledged.  After every change each socket receives the
 view of its own seat (a spectator, the view of no seat).
 
-A table itself is :mod:`nines.server.table`; the manager's other duties have modules of their
-own: one-time seat links (:mod:`~nines.server.claims`), play again (:mod:`~nines.server.again`),
-hints (:mod:`~nines.server.hints`) and each person's results (:mod:`~nines.server.results`).
+A table itself is :mod:`nines.server.tables.table`; the manager's other duties have modules of their
+own: one-time seat links (:mod:`~nines.server.tables.claims`), play again (:mod:`~nines.server.tables.again`),
+hints (:mod:`~nines.server.tables.hints`) and each person's results (:mod:`~nines.server.records.results`).
 """
 
 from __future__ import annotations
@@ -28,29 +28,15 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from ..bots import Player, players_for
-from ..games import GameSpec, UnknownGame, computers_alone, get_game
-from ..games.contract import MatchOver, OutOfTurn, Reason, RulesError, options_to_dict
-from ..randomness import DealSource, MatchSecret
-from .again import PlayAgain
-from .claims import Claims, claim_url, own_token, taken_message
-from .config import ServerConfig
-from .driver import TableDriver
-from .hints import Hints
-from .journal import MoveJournal, writers_for
-from .limits import valid_table_id
-from .logs import log
-from .messages import (
-    AckMessage,
-    CreateTable,
-    ErrorCode,
-    JoinSeat,
-    LastAction,
-    Seated,
-)
-from .pubsub import Broker, TableEvent
-from .results import Due, count_results, results_due, write_results
-from .store import (
+from ...bots import Player, players_for
+from ...games import GameSpec, UnknownGame, computers_alone, get_game
+from ...games.contract import MatchOver, OutOfTurn, Reason, RulesError, options_to_dict
+from ...randomness import DealSource, MatchSecret
+from ..config import ServerConfig
+from ..guard.limits import valid_table_id
+from ..logs import log
+from ..records.results import Due, count_results, results_due, write_results
+from ..store.database import (
     SeatTaken,
     SeqConflict,
     Store,
@@ -59,6 +45,20 @@ from .store import (
     StoredTable,
     StoreUnavailable,
 )
+from ..store.journal import MoveJournal, writers_for
+from ..wire.messages import (
+    AckMessage,
+    CreateTable,
+    ErrorCode,
+    JoinSeat,
+    LastAction,
+    Seated,
+)
+from ..wire.pubsub import Broker, TableEvent
+from .again import PlayAgain
+from .claims import Claims, claim_url, own_token, taken_message
+from .driver import TableDriver
+from .hints import Hints
 from .table import Connection, Seat, Table, TableError, hash_token, seat_player, utcnow
 from .thinking import Thinking
 
@@ -93,7 +93,7 @@ class _Early:
 class TableManager:
     """Every table this process serves: creates, finds, loads and forgets them.
 
-    Each live table in memory has a :class:`~nines.server.driver.TableDriver` that moves it
+    Each live table in memory has a :class:`~nines.server.tables.driver.TableDriver` that moves it
     along (computer players, clocks, stand-ins); a watchdog restarts any driver that stopped
     or stuck, forgets finished tables nobody watches and closes tables idle too long.
     """

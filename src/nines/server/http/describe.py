@@ -17,9 +17,9 @@ import types
 import typing
 from typing import Any
 
-from ..bots import players_for
-from ..games import GameSpec, available_games, get_game
-from ..games.contract import options_to_dict
+from ...bots import players_for
+from ...games import GameSpec, available_games, get_game
+from ...games.contract import options_to_dict
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""The server's schema, kept by Alembic migrations (``nines/server/migrations``).
+"""The server's schema, kept by Alembic migrations (``nines/server/store/migrations``).
 
 :func:`upgrade` brings a database to the newest revision and is what every server
 process runs on start-up.  Several processes may start together on an empty database,

@@ -1,7 +1,7 @@
 """Owned names compared on their normalized form.
 
 * ``nines_people.name_key``: the NFKC case-folded form of the name, hashed
-  (:func:`nines.server.limits.name_key`), unique: "Alice" and fullwidth "Alice" cannot both be owned.
+  (:func:`nines.server.guard.limits.name_key`), unique: "Alice" and fullwidth "Alice" cannot both be owned.
   Names stored before this that already normalize alike keep their rows; only the first gets the key.
 
 Revision ID: 0005
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from nines.server.limits import name_key
+from nines.server.guard.limits import name_key
 
 revision: str = "0005"
 down_revision: str | Sequence[str] | None = "0004"

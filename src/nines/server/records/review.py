@@ -29,14 +29,14 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games import get_game
-from ..games.contract import Reason
-from ..review import ReviewError, Solvers, review_deal
-from ..review.discards import review_rummy_deal
-from .logs import log
-from .messages import ErrorCode
-from .store import ReviewStat, Store
-from .table import Table, TableError
+from ...games import get_game
+from ...games.contract import Reason
+from ...review import ReviewError, Solvers, review_deal
+from ...review.discards import review_rummy_deal
+from ..logs import log
+from ..store.database import ReviewStat, Store
+from ..tables.table import Table, TableError
+from ..wire.messages import ErrorCode
 
 __all__ = ["REVIEW_WORKERS", "ReviewJob", "Reviews", "review_job"]
 

@@ -5,7 +5,7 @@ Every message a client sends names its ``type``; those that touch the game carry
 so far), so that a stale or repeated message is refused instead of acting twice.
 
 Server to client: ``state`` (the receiver's own view only) when a socket opens or asks
-(``resync``), then ``patch`` after every change (what changed, :mod:`nines.server.delta`),
+(``resync``), then ``patch`` after every change (what changed, :mod:`nines.server.wire.delta`),
 ``ack`` for an accepted action, ``hint``, and ``error`` with a typed ``code``.
 """
 
@@ -16,12 +16,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, model_validator
 
-from ..games.contract import Reason
-from .limits import check_name
+from ...games.contract import Reason
+from ..guard.limits import check_name
 
 NAME_PATTERN = r"^[^\x00-\x1f<>]{1,40}$"  # kept for older callers; names are checked by PersonName
 PersonName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(check_name)]
-"""A name others see: no control or reordering characters, something visible (:func:`~nines.server.limits.check_name`)."""
+"""A name others see: no control or reordering characters, something visible (:func:`~nines.server.guard.limits.check_name`)."""
 SEAT_PATTERN = r"^[A-Za-z0-9]{1,4}$"
 
 
@@ -176,7 +176,7 @@ class StateMessage(BaseModel):
 
 
 class PatchMessage(BaseModel):
-    """What changed since the state (or patch) of revision ``base``: see :mod:`nines.server.delta`."""
+    """What changed since the state (or patch) of revision ``base``: see :mod:`nines.server.wire.delta`."""
 
     type: Literal["patch"] = "patch"
     seq: int

@@ -12,13 +12,13 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING
 
-from ..games.contract import Reason
-from .logs import log
-from .messages import DeviceLinkMessage, ErrorCode
+from ...games.contract import Reason
+from ..logs import log
+from ..wire.messages import DeviceLinkMessage, ErrorCode
 from .table import Table, TableError, hash_token
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .manager import TableManager
 
 __all__ = ["Claims", "claim_url", "own_token", "taken_message"]
 

@@ -1,7 +1,7 @@
 """Baseline: the schema as ``Base.metadata.create_all`` made it before migrations.
 
 A database made by that older code (no ``alembic_version`` table) is stamped at this
-revision, not upgraded through it; see :func:`nines.server.migrate.upgrade`.
+revision, not upgraded through it; see :func:`nines.server.store.migrate.upgrade`.
 
 Revision ID: 0001
 Revises:
