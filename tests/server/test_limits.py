@@ -15,10 +15,10 @@ from pydantic import BaseModel
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from nines.server.app import SocketConnection
 from nines.server.guard.limits import Limits, MessageWindow
 from nines.server.tables.table import TableError
 from nines.server.wire.messages import ErrorCode
+from nines.server.wire.sockets import SocketConnection
 
 from .helpers import Socket, create_table, me_and_bots, state_of, wait_for
 
