@@ -72,7 +72,7 @@ REBUILD_THREADS = 2
 
 
 class Acknowledges(Protocol):
-    """Where a person's move is acknowledged: the socket that sent it (``SocketConnection`` in ``app.py``)."""
+    """Where a person's move is acknowledged: the socket that sent it (:class:`~nines.server.wire.sockets.SocketConnection`)."""
 
     def send(self, message: BaseModel) -> None: ...
 

@@ -17,7 +17,7 @@ from .frames import direct_writer, text_frame
 
 class SocketConnection:
     """One WebSocket at a table; messages are queued and written in order by :meth:`pump`, or at once by
-    :meth:`flush` in the task of the socket's own request (people first: see :func:`~nines.server.app._answer`)."""
+    :meth:`flush` in the task of the socket's own request (people first: see :func:`~nines.server.http.sockets._answer`)."""
 
     def __init__(self, websocket: WebSocket, seat: str | None, max_queued_bytes: int = 2 * 1024 * 1024,
                  stall_s: float = 30.0) -> None:
