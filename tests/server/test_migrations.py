@@ -16,7 +16,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 
 from nines.server.store import migrate
-from nines.server.store.database import Base, Store, StoredSeat
+from nines.server.store.database import Store, StoredSeat
+from nines.server.store.schema import Base
 
 SRC = Path(migrate.__file__).parents[2]
 

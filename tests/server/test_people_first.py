@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from nines.server.config import ServerConfig
-from nines.server.store.database import DealStat, SeqConflict, Store, StoredAction
+from nines.server.store.database import SeqConflict, Store, StoredAction
+from nines.server.store.people import DealStat
 from nines.server.tables.manager import TableManager
 from nines.server.tables.table import Table
 from nines.server.wire.messages import AckMessage, CreateTable
