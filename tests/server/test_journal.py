@@ -265,8 +265,8 @@ def test_the_next_commit_starts_as_soon_as_one_ends_without_waiting_for_the_even
         while len(store.commits) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)  # noqa: ASYNC251 - holds the loop on purpose
         assert store.commits == [[("a", 1)], [("b", 1)]]
-        await asyncio.wait_for(asyncio.gather(under_way, waiting), 5)
-        await asyncio.wait_for(journal.close(), 5)
+        await asyncio.wait_for(asyncio.gather(under_way, waiting), 30)
+        await asyncio.wait_for(journal.close(), 30)
         assert (journal.commits, journal.moves) == (2, 2)
         return store
 

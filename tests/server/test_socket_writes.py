@@ -75,7 +75,7 @@ def test_a_flush_while_the_pump_writes_keeps_the_order_and_close_writes_everythi
         conn.close()
         conn.send_text("after close")  # refused: the socket is closing
         socket.hold.set()
-        await asyncio.wait_for(pump, 5)
+        await asyncio.wait_for(pump, 30)
         assert socket.written == ["one", "two", "three"]
         assert socket.closed
         return socket
@@ -94,7 +94,7 @@ def test_a_reader_that_stops_reading_is_dropped_by_the_bytes_queued() -> None:
         # dropped by the send past 100 bytes itself (no wait: a fixed sleep here assumed the pump had run)
         assert conn._closed  # what the drop does to the connection
         socket.hold.set()
-        await asyncio.wait_for(pump, 5)
+        await asyncio.wait_for(pump, 30)
         assert socket.closed
 
     asyncio.run(main())

@@ -205,7 +205,7 @@ def test_a_socket_closed_while_a_move_holds_the_table_still_leaves_it(client: Te
         assert len(table.connections) == 1
         client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
     client.portal.call(table.lock.release)  # type: ignore[union-attr]
-    until(lambda: not table.connections, timeout=10, what="the closed socket to leave the table")
+    until(lambda: not table.connections, what="the closed socket to leave the table")
 
 
 def test_a_socket_closed_while_it_waits_to_join_the_table_leaves_no_task_behind(client: TestClient) -> None:
@@ -223,11 +223,11 @@ def test_a_socket_closed_while_it_waits_to_join_the_table_leaves_no_task_behind(
     client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
     try:
         watcher = Socket(client, table.id)
-        until(lambda: pumps() == 1, timeout=10, what="the socket to wait for the table")
+        until(lambda: pumps() == 1, what="the socket to wait for the table")
         watcher.close()
     finally:
         client.portal.call(table.lock.release)  # type: ignore[union-attr]
-    until(lambda: pumps() == 0, timeout=10, what="the closed socket's pump to end")
+    until(lambda: pumps() == 0, what="the closed socket's pump to end")
     assert not table.connections
 
 
