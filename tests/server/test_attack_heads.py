@@ -24,7 +24,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from nines.server.limits import Limits
+from nines.server.guard.limits import Limits
 
 from ..services import ServerProcess
 from .helpers import follow_patch, pick
