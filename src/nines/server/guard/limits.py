@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import icu
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -55,6 +56,7 @@ __all__ = [
     "client_key",
     "count_down",
     "name_key",
+    "name_looks",
     "valid_table_id",
 ]
 
@@ -477,7 +479,8 @@ def check_name(name: str) -> str:
     Refused: control characters (C0 and C1), the bidirectional controls that reorder what
     follows (``U+202E`` could make a name read as another), unassigned and private-use
     characters, ``<`` and ``>``, invisible format characters (zero-width spaces and joiners,
-    soft hyphens; a joiner between emoji is kept), and names with nothing visible (only spaces,
+    soft hyphens; a joiner between emoji is kept) and every other default-ignorable character (variation
+    selectors but an emoji's, the combining grapheme joiner, Hangul fillers), and names with nothing visible (only spaces,
     combining characters, Hangul fillers or the blank Braille pattern).
     """
     if not 1 <= len(name) <= NAME_MAX:
@@ -493,6 +496,13 @@ def check_name(name: str) -> str:
         # The one kept: a zero-width joiner between two emoji, which draws one (👩‍👩‍👧 is a family).
         if category == "Cf" and not (char == "\u200d" and _joins_emoji(name, at)):
             raise ValueError(Reason("name.invisible", f"a name cannot hold invisible format characters (U+{ord(char):04X})",
+                                    code=f"U+{ord(char):04X}"))
+        # the rest of what draws nothing (Unicode's default-ignorables): the combining grapheme joiner, variation
+        # selectors, Hangul fillers, Mongolian and Khmer marks: "Car\u034fol", "Carol\ufe0f" and "Carol\u3164" looked
+        # like "Carol".  The one kept: a presentation selector after an emoji (❤️, 1️⃣), which draws it.
+        if (_ignorable(char) and not (char == "\u200d" and _joins_emoji(name, at))
+                and not (char in "\ufe0e\ufe0f" and at > 0 and _emoji(name[at - 1]))):
+            raise ValueError(Reason("name.invisible", f"a name cannot hold invisible characters (U+{ord(char):04X})",
                                     code=f"U+{ord(char):04X}"))
         if category in ("Cn", "Co", "Cs"):
             raise ValueError(Reason("name.unassigned", f"a name cannot hold unassigned or private characters (U+{ord(char):04X})",
@@ -512,11 +522,33 @@ def _joins_emoji(name: str, at: int) -> bool:
     return bool(before) and bool(after) and unicodedata.category(before[-1]) == "So" and unicodedata.category(after) == "So"
 
 
+def _ignorable(char: str) -> bool:
+    return bool(icu.Char.hasBinaryProperty(char, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
+
+
+def _emoji(char: str) -> bool:
+    return bool(icu.Char.hasBinaryProperty(char, icu.UProperty.EMOJI))
+
+
+_SPOOF = icu.SpoofChecker()
+"""ICU's spoof checker: :func:`name_looks` asks it for skeletons only (a const call, safe from any thread)."""
+
+
+def name_looks(name: str) -> frozenset[str]:
+    """What a name looks like: the keys (hashed) of its confusable skeletons (Unicode TS #39, from Unicode's
+    ``confusables.txt``, by ICU), of the name as written and case-folded.  Two names look alike when they share
+    one: "Carol" and "\u0421arol" (a Cyrillic Es), "C\u03b1rol" (a Greek alpha), "c\u0430rol", "Car\u034fol"; "Ian" and "lan"
+    (a capital I and a small L) too, but not "ian" and "lan", which are told apart.  The skeleton drops what
+    draws nothing (default-ignorables) and maps each character to its prototype; it is a key, never shown."""
+    # not NFKC first: it changes how some characters look (U+03F9, a Greek C, becomes a capital sigma)
+    shapes = {_SPOOF.getSkeleton(0, name), _SPOOF.getSkeleton(0, name.casefold())}
+    return frozenset(hashlib.sha256(unicodedata.normalize("NFC", shape).encode()).hexdigest() for shape in shapes)
+
+
 def name_key(name: str) -> str:
     """What a name is owned by: its NFKC case-folded form (hashed to a fixed length), so "Alice",
     "alice" and fullwidth "Alice" (U+FF21...) are one name with one owner.  Look-alikes that normalization does not
-    join (a Cyrillic A in "Alice", Unicode's confusables) can still coexist: telling those apart needs the
-    confusables table, left for later."""
+    join (a Cyrillic A in "Alice", Unicode's confusables) are kept apart by :func:`name_looks`."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return hashlib.sha256(folded.encode()).hexdigest()
 

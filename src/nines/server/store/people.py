@@ -16,8 +16,8 @@ from sqlalchemy import case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..guard.limits import name_key
-from .schema import DealStatRow, MatchStatRow, PersonRow, ReviewStatRow, _now
+from ..guard.limits import name_key, name_looks
+from .schema import DealStatRow, MatchStatRow, NameLookRow, PersonRow, ReviewStatRow, _now
 
 
 @dataclass(frozen=True)
@@ -91,9 +91,13 @@ class PeopleStore:
                 key = name_key(name)
                 if session.scalar(select(PersonRow.name).where(PersonRow.name_key == key)) is not None:
                     return False  # a name that normalizes the same ("alice" for "Alice") is someone else's
+                looks = name_looks(name)
+                if session.scalar(select(NameLookRow.name).where(NameLookRow.look.in_(looks)).limit(1)) is not None:
+                    return False  # a name that looks the same ("\u0421arol", a Cyrillic Es, for "Carol") is someone else's
                 if new_name is not None:
                     new_name()
                 session.add(PersonRow(name=name, secret_hash=secret_hash, name_key=key))
+                session.add_all(NameLookRow(look=look, name=name) for look in looks)
                 try:
                     session.flush()
                 except IntegrityError:

@@ -85,6 +85,16 @@ class PersonRow(Base):
     name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
 
+class NameLookRow(Base):
+    """What an owned name looks like (limits.name_looks): one name per look, so "\u0421arol" (a Cyrillic Es) cannot
+    be owned beside "Carol"."""
+
+    __tablename__ = "nines_name_looks"
+
+    look: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+
+
 class DealStatRow(Base):
     """One person's result in one finished deal (derived from the log, kept for the statistics page)."""
 
