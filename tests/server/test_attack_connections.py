@@ -133,7 +133,7 @@ def test_a_body_never_finished_is_answered_408_and_its_connection_closed(quick: 
         answer = _until_closed(conn)  # before: no answer ever; the application's task waited for the body
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408 ")
-    assert json.loads(body) == {"type": "error", "code": "limit",
+    assert json.loads(body) == {"type": "error", "code": "limit", "key": "server.limit", "params": {},
                                 "message": "the request's body was not sent within 1.5 s"}
     assert time.monotonic() - started < BOUND_S
     # and nothing was made of the half request

@@ -70,7 +70,7 @@ def register(app: typer.Typer) -> None:
 
         from ...server import ServerConfig, create_app
         from ...server.config import default_database_url
-        from ...server.guard.connections import guarded_http_protocol, raise_open_files_limit
+        from ...server.guard.connections import QuietSocketProtocol, guarded_http_protocol, raise_open_files_limit
         from ...server.guard.limits import Limits
         from ...server.logs import configure
 
@@ -99,6 +99,7 @@ def register(app: typer.Typer) -> None:
         uvicorn.run(create_app(config), host=host, port=port, log_config=None, access_log=False, log_level=log_level,
                     ws_max_size=config.limits.frame_bytes,  # a larger frame is refused before it is read
                     ws_per_message_deflate=False,
+                    ws=QuietSocketProtocol,  # uvicorn's, logging a frame of invalid UTF-8 without a traceback
                     # a head not sent in time: 408, closed; an address over its open connections: 429, closed
                     http=guarded_http_protocol(config.limits),
                     # a stopping server waited for ever for a request whose body never came; not for longer now

@@ -36,12 +36,14 @@ import asyncio
 import resource
 from collections import Counter
 
-# the protocol uvicorn chooses itself with httptools installed (uvicorn[standard], a dependency of nines)
+# the protocols uvicorn chooses itself with httptools and websockets installed (uvicorn[standard], a dependency of nines)
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from ..logs import log
 from .limits import Limits, client_key, count_down
 
-__all__ = ["guarded_http_protocol", "raise_open_files_limit"]
+__all__ = ["QuietSocketProtocol", "guarded_http_protocol", "raise_open_files_limit"]
 
 
 def _plain_response(status: bytes, message: str) -> bytes:
@@ -168,6 +170,32 @@ def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
             super().connection_lost(exc)
 
     return GuardedHttpProtocol
+
+
+class QuietSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's table-socket protocol, but a text frame of invalid UTF-8 is logged in one line at info level:
+    uvicorn logs it with ``logger.exception`` (an error and its traceback each time, so any client could fill
+    the logs).  The socket is closed with 1007 as uvicorn closes it."""
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                client = self.client[0] if self.client else "unknown"
+                log.info("socket.invalid_utf8", client=client_key(str(client)))
+                self.conn.send_close(1007, "invalid UTF-8")
+                self.handle_parser_exception()
+                return
+            self.frames = []
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            return
+        super().send_receive_event_to_app()
 
 
 def raise_open_files_limit() -> int:

@@ -132,6 +132,10 @@ class Limits:
     """Seconds a socket's messages may wait for its reader to take what was written before it (its
     connection's buffers full) before it is dropped as a reader that stopped reading."""
 
+    claim_s: float = 900.0
+    """Seconds a one-time seat link (a new table's, or "move to another device") works: one never opened
+    no longer seats anyone after that (a link shown on a screen or in a chat once lasted for ever)."""
+
     live_tables_per_address: int = 20
     """Unfinished tables one client address may have created and still running (in this process)."""
 
@@ -223,7 +227,8 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(send: Send, status: int, message: str) -> None:
-        body = json.dumps({"type": "error", "code": "malformed" if status == 400 else "limit", "message": message}).encode()
+        code = "malformed" if status == 400 else "limit"
+        body = json.dumps({"type": "error", "code": code, "message": message, "key": f"server.{code}", "params": {}}).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from ...games.contract import Reason
 from ..logs import log
@@ -52,7 +53,20 @@ async def on_invalid(request: Request, error: RequestValidationError) -> JSONRes
     return error_response(TableError(ErrorCode.MALFORMED, detail or "malformed request"))
 
 
+HTTP_CODES = {404: ErrorCode.NOT_FOUND, 403: ErrorCode.FORBIDDEN, 409: ErrorCode.CONFLICT, 429: ErrorCode.LIMIT,
+              503: ErrorCode.UNAVAILABLE}
+"""The code of a refusal the framework itself answers (an unknown route, a method a route does not take...)."""
+
+
+async def on_http_error(request: Request, error: HTTPException) -> JSONResponse:
+    """The framework's own refusals in the project's shape (FastAPI answers ``{"detail": ...}``)."""
+    code = HTTP_CODES.get(error.status_code, ErrorCode.MALFORMED)
+    body = ErrorMessage(code=code, message=str(error.detail), key=f"server.{code.value}").model_dump(mode="json")
+    return JSONResponse(body, status_code=error.status_code, headers=error.headers)
+
+
 def add_error_handlers(app: FastAPI) -> None:
     app.exception_handler(TableError)(on_table_error)
     app.exception_handler(StoreUnavailable)(on_unavailable)
     app.exception_handler(RequestValidationError)(on_invalid)
+    app.exception_handler(HTTPException)(on_http_error)

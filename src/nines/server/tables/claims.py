@@ -3,13 +3,15 @@
 A seat held by a person can be taken to another device: the seated browser asks for a
 one-time link (``/<game>?t=<table>&claim=<seat>.<secret>``); the first browser to open it
 gets the seat with a new token, and any browser that held it before now watches.  A link
-used once is spent.  The refusals a person may meet when taking a seat are said here too.
+used once is spent, and one not used within ``Limits.claim_s`` (15 minutes) no longer works: its secret
+starts with the time it expires (hashed with the rest, so it cannot be changed).  The refusals a person may meet when taking a seat are said here too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from typing import TYPE_CHECKING
 
 from ...games.contract import Reason
@@ -20,7 +22,23 @@ from .table import Table, TableError, hash_token
 if TYPE_CHECKING:
     from .protocols import Tables
 
-__all__ = ["Claims", "claim_url", "own_token", "taken_message"]
+__all__ = ["Claims", "claim_url", "new_claim", "own_token", "taken_message"]
+
+
+def new_claim(seconds: float, now: float | None = None) -> str:
+    """A one-time claim's secret, working for ``seconds``: the time it expires (hexadecimal seconds) and a random part."""
+    expires = int((time.time() if now is None else now) + seconds)
+    return f"{expires:x}.{secrets.token_urlsafe(18)}"
+
+
+def claim_expired(secret: str, now: float | None = None) -> bool:
+    """Whether a claim's secret is past the time it carries (one without a time, from before they expired, is)."""
+    stamp, _, rest = secret.partition(".")
+    try:
+        expires = int(stamp, 16)
+    except ValueError:
+        return True
+    return not rest or (time.time() if now is None else now) >= expires
 
 
 class Claims:
@@ -36,6 +54,11 @@ class Claims:
         seat, _, secret = claim.partition(".")
         if seat not in table.seats or not secret:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.claim_invalid", "this link is not a seat of this table; you can watch it"))
+        if claim_expired(secret):
+            minutes = round(self.manager.config.limits.claim_s / 60)
+            raise TableError(ErrorCode.FORBIDDEN, Reason(
+                "server.claim_expired", f"this link was not opened within {minutes} minutes and no longer works; ask the "
+                "seated device for a new one. You can watch the table", minutes=minutes))
         token = secrets.token_urlsafe(24)
         async with table.lock:
             used = await asyncio.to_thread(self.manager.store.use_claim, table.id, seat, hash_token(secret), hash_token(token))
@@ -52,7 +75,7 @@ class Claims:
         """A one-time address that moves ``seat`` to whichever browser opens it first."""
         if seat is None:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.device_seated", "only a seated player can move their seat to another device"))
-        claim = secrets.token_urlsafe(18)
+        claim = new_claim(self.manager.config.limits.claim_s)
         await asyncio.to_thread(self.manager.store.set_claim, table.id, seat, hash_token(claim))
         return DeviceLinkMessage(url=claim_url(table, seat, claim))
 

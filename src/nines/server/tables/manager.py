@@ -44,7 +44,7 @@ from ..wire.messages import (
 )
 from ..wire.pubsub import Broker
 from .again import PlayAgain
-from .claims import Claims, claim_url
+from .claims import Claims, claim_url, new_claim
 from .driver import TableDriver
 from .following import Following
 from .hints import Hints
@@ -348,7 +348,7 @@ class TableManager:
         if stand_in not in available:
             raise TableError(ErrorCode.MALFORMED, f"stand_in: {stand_in!r} cannot play {spec.title}; choose one of {', '.join(available)}")
         token = secrets.token_urlsafe(24)
-        claim = secrets.token_urlsafe(18)
+        claim = new_claim(self.config.limits.claim_s)
         stored_seats = []
         for seat in seats_order:
             choice = request.seats[seat]
