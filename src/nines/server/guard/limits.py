@@ -132,6 +132,11 @@ class Limits:
     """Seconds a socket's messages may wait for its reader to take what was written before it (its
     connection's buffers full) before it is dropped as a reader that stopped reading."""
 
+    again_hold_s: float = 300.0
+    """Seconds the seats of a match's people stay theirs at the next table (play again) while they have not
+    answered: until then only the person who played it (the same name, owned by the same browser) may take it
+    with the new table's invitation (a stranger holding it once took the seat of someone still deciding)."""
+
     claim_s: float = 900.0
     """Seconds a one-time seat link (a new table's, or "move to another device") works: one never opened
     no longer seats anyone after that (a link shown on a screen or in a chat once lasted for ever)."""

@@ -345,6 +345,12 @@ class Store(PeopleStore):
                 raise SeatTaken(f"seat {seat} is not open")
             session.execute(update(TableRow).where(TableRow.id == table_id).values(updated_at=_now()))
 
+    def free_kept_seat(self, table_id: str, seat: str) -> None:
+        """An open seat kept for a person (play again) is anyone's: they declined."""
+        with self._session.begin() as session:
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open")
+                            .values(person=None))
+
     def set_claim(self, table_id: str, seat: str, claim_hash: str) -> None:
         """Give a held seat a new one-time claim (the previous one, if unused, no longer works)."""
         with self._session.begin() as session:

@@ -72,6 +72,12 @@ class PlayAgain:
                 new.turn_changed()
                 new.broadcast()
             await self.manager.publish(new, "seats")
+        elif new.seats[seat].kind == "open" and new.seats[seat].person is not None:  # declined: the seat is anyone's
+            async with new.lock:
+                await asyncio.to_thread(self.manager.store.free_kept_seat, new.id, seat)
+                new.seats[seat].person = None
+                new.broadcast()
+            await self.manager.publish(new, "seats")
         async with table.lock:
             table.again_answers[seat] = "accepted" if accept else "declined"
             if not accept:
@@ -103,7 +109,10 @@ class PlayAgain:
     async def _insert_again(self, table: Table) -> Table:
         """The next match: same game, options, pace, clock and computer players; people's seats open
         until each says yes."""
-        seats = [StoredSeat(s.seat, "bot", bot=s.bot) if s.kind == "bot" else StoredSeat(s.seat, "open")
+        # a person's seat is open, and kept for them (their name, "" for none) until they answer or
+        # Limits.again_hold_s passes (Seats.kept_for): a stranger with the new invitation cannot take it meanwhile
+        seats = [StoredSeat(s.seat, "bot", bot=s.bot) if s.kind == "bot"
+                 else StoredSeat(s.seat, "open", person=(s.person or "") if s.kind == "human" else None)
                  for s in table.seats.values()]
         options = options_to_dict(table.spec.options_from_record(table.options))
         # the next match is dealt from a new secret (play again after solo practice is no longer practice)

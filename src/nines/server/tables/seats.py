@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import hmac
 import secrets
 import time
@@ -37,8 +38,15 @@ class Seats:
         if request.seat not in table.seats:  # a table's seats never change, only who holds them
             raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_seat", f"there is no seat {request.seat}; the seats are "
                                                          f"{' '.join(table.seats)}", seat=request.seat, seats=list(table.seats)))
+        kept = self.kept_for(table, request.seat)
+        if kept is not None and (not kept or kept != request.name):
+            seconds = round(self.manager.config.limits.again_hold_s)
+            raise TableError(ErrorCode.CONFLICT, Reason(
+                "server.seat_kept", f"seat {request.seat} is kept for the person who played it in the last match until "
+                f"they answer (at most {seconds} s after this table was made); take another seat or try again then",
+                seat=request.seat, seconds=seconds))
         if claim_name is not None:
-            await claim_name()
+            await claim_name()  # the person of a kept seat: their name is theirs (its cookie), so the seat is too
         token = secrets.token_urlsafe(24)
         async with table.lock:
             seat = table.seats[request.seat]
@@ -56,6 +64,16 @@ class Seats:
         log.info("seat.taken", table=table.id, seat=request.seat)
         await self.manager.publish(table, "seats")
         return Seated(table=table.info(), seat=request.seat, token=token, invite=table.invite)
+
+    def kept_for(self, table: Table, seat: str) -> str | None:
+        """Play again: the name ("" for a person without one) of the person whose seat ``seat`` of the last match
+        is kept open for them at this next table, while they have not answered and ``Limits.again_hold_s`` has
+        not passed since it was made; ``None``: anyone with the invitation may take it."""
+        held = table.seats.get(seat)
+        if held is None or held.kind != "open" or held.person is None:
+            return None
+        age = dt.datetime.now(dt.UTC).replace(tzinfo=None) - table.created_at
+        return held.person if age.total_seconds() < self.manager.config.limits.again_hold_s else None
 
     def authenticate(self, table: Table, seat: str | None, token: str | None) -> str | None:
         """The seat a token holds (``None``, a spectator, when no seat is asked for)."""
