@@ -343,6 +343,20 @@ def test_live_tables_per_address_are_bounded(make_client: Callable[..., TestClie
         assert "2 tables in play already" in refused.json()["message"]
 
 
+def test_tables_waiting_or_left_alone_no_longer_lock_their_address_out(make_client: Callable[..., TestClient]) -> None:
+    # found by the ninth round's probe: twenty tables waiting for a friend, or paused, counted until --idle-close
+    # (a day), so one client behind a shared address blocked table creation for everyone there
+    waiting = {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}
+    with limited(make_client, live_tables_per_address=2, live_s=0) as client:  # everything is "long ago" at once
+        for _ in range(4):
+            assert client.post("/api/tables", json={"game": "neuf", "seats": waiting}).status_code == 201
+    with limited(make_client, live_tables_per_address=2) as client:  # within the stated time they count
+        for _ in range(2):
+            assert client.post("/api/tables", json={"game": "neuf", "seats": waiting}).status_code == 201
+        assert client.post("/api/tables", json={"game": "neuf", "seats": waiting}).status_code == 429
+    assert Limits().live_s == 3600
+
+
 def test_a_sockets_message_window_allows_most_in_any_second_and_no_more() -> None:
     window = MessageWindow(3)
     assert [window.refusal(t) for t in (0.0, 0.1, 0.2)] == [None, None, None]

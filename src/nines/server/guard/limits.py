@@ -142,7 +142,15 @@ class Limits:
     no longer seats anyone after that (a link shown on a screen or in a chat once lasted for ever)."""
 
     live_tables_per_address: int = 20
-    """Unfinished tables one client address may have created and still running (in this process)."""
+    """Unfinished tables one client address may have created and still running (in this process): see
+    :attr:`live_s` for those that no longer count."""
+
+    live_s: float = 3600.0
+    """A table counts against its address's :attr:`live_tables_per_address` while something happened at it (a
+    move, a visit, a socket) in the last this many seconds, and, while it still waits for a friend, for as long
+    since it was made; a table still waiting after that, with nobody there, is closed (kept in the database,
+    opened again by its invitation).  Tables waiting or paused once counted until ``--idle-close`` (a day): one
+    client behind a shared address locked every other out of making tables."""
 
     computer_threads: int = 2
     """Threads for computer players' decisions and hints, apart from the default pool the database

@@ -24,7 +24,7 @@ async def create_table(body: CreateTable, request: Request, response: Response, 
 
     def is_live(table_id: str) -> bool:
         table = manager.tables.get(table_id)
-        return table is not None and not table.state.is_over
+        return table is not None and manager.counts_as_live(table)
 
     refuse(guards.live_tables.refusal(address, is_live) or guards.rates.create_table(address))
     # the name becomes this browser's only if the table is made (a refused request once stored it all the same)

@@ -134,6 +134,16 @@ class TableManager:
     def active_since(self) -> dt.datetime:
         return utcnow() - dt.timedelta(seconds=self.config.idle_close_s)
 
+    def counts_as_live(self, table: Table) -> bool:
+        """Whether ``table`` counts against the live tables of the address that made it (``Limits.live_s``):
+        unfinished, something happened at it lately, and not still waiting for a friend long after it was made."""
+        return not table.state.is_over and time.monotonic() - table.active_at <= self.config.limits.live_s \
+            and not self._waited_out(table)
+
+    def _waited_out(self, table: Table) -> bool:
+        """Still waiting for a friend (a seat open) ``Limits.live_s`` after it was made."""
+        return table.status == "waiting" and (utcnow() - table.created_at).total_seconds() > self.config.limits.live_s
+
     def ensure_driver(self, table: Table) -> None:
         """Every live table in memory has one running driver."""
         if self.closing or table.state.is_over or self.tables.get(table.id) is not table:
@@ -156,8 +166,8 @@ class TableManager:
             if table.state.is_over:
                 self.forget_if_done(table)
                 continue
-            if not table.connections and now - table.active_at > self.config.idle_close_s:
-                await self.close_idle(table)
+            if not table.connections and (now - table.active_at > self.config.idle_close_s or self._waited_out(table)):
+                await self.close_idle(table)  # idle, or still waiting for a friend long after it was made
                 continue
             driver = table.driver
             if driver is not None and driver.alive() and driver.moving_since is not None \
