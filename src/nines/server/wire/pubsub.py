@@ -170,6 +170,11 @@ class RedisBroker:
                     log.warning("pubsub.disconnected", error=f"{type(error).__name__}: {error}")
                 self.subscribed = False
                 lost = True
+                if on_reconnect is not None and (self._resync is None or self._resync.done()):
+                    # while Redis is away no event comes: follow every table from the store at each retry (every
+                    # 0.2 s to 5 s), so another process's moves are still shown here (a table split across two
+                    # processes froze for the whole of a Redis outage)
+                    self._resync = asyncio.create_task(self._guarded(on_reconnect), name="nines-redis-follow")
                 await asyncio.sleep(delay)
                 delay = min(RETRY_MOST_S, delay * 2)
             finally:
