@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -51,6 +53,34 @@ async def on_invalid(request: Request, error: RequestValidationError) -> JSONRes
     if len(error.errors()) == 1 and said and isinstance(said[0], Reason):
         return error_response(TableError(ErrorCode.MALFORMED, detail, key=said[0].key, params=said[0].params))
     return error_response(TableError(ErrorCode.MALFORMED, detail or "malformed request"))
+
+
+REFUSALS = {
+    400: "Refused: a Content-Length that is not a number (code malformed).",
+    403: "Refused: not this seat's token, not this table's invitation, or a link that is not (or no longer) one.",
+    404: "Refused: no such table, seat or deal.",
+    405: "Refused: the path does not take this method.",
+    408: "Refused: the request's body was not sent in time (code limit).",
+    409: "Refused: a seat or name already taken, a move out of turn or stale, a match not yet (or already) over.",
+    413: "Refused: the body is larger than the server reads (code limit).",
+    422: "Refused: the request is malformed, or the rules refuse the move or options (code malformed or illegal).",
+    429: "Refused: one of this address's bounds (code limit): requests, tables, names, reads, busy workers.",
+    503: "Refused: the tables' database cannot be reached just now; nothing was done (code unavailable).",
+}
+"""Every refusal an operation may answer, in the project's shape (:class:`ErrorMessage`)."""
+
+API = (405, 422, 429)
+"""What every ``/api`` operation may answer: another method (405), a path or header that is not one (422), this
+address's bound on requests (429)."""
+BODY = (400, 408, 413, 422)
+"""What every operation with a body may answer (BodyLimit, then the body's validation)."""
+STORE = (503,)
+"""What an operation that reads or writes the database may answer."""
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route: each status it may answer, described, with the refusal's model."""
+    return {status: {"model": ErrorMessage, "description": REFUSALS[status]} for status in sorted(set(statuses))}
 
 
 HTTP_CODES = {404: ErrorCode.NOT_FOUND, 403: ErrorCode.FORBIDDEN, 409: ErrorCode.CONFLICT, 429: ErrorCode.LIMIT,

@@ -15,7 +15,7 @@ HEALTH_TIMEOUT_S = 2
 router = APIRouter()
 
 
-@router.get("/health")
+@router.get("/health", operation_id="health")
 async def health(request: Request, store: StoreDep, manager: ManagerDep, config: ConfigDep,
                  pauses: PausesDep) -> dict[str, Any]:
     """Whether this process can reach its database and (when configured) Redis: ``degraded`` if not."""

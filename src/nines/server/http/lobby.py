@@ -15,17 +15,18 @@ from ..tables.table import TableError
 from ..wire.messages import ErrorCode, ResolveOptions
 from .deps import AddressDep, GuardsDep, ManagerDep, refuse
 from .describe import describe_games
+from .errors import API, BODY, STORE, refusals
 
 router = APIRouter()
 
 
-@router.get("/api/games", response_model=list[dict[str, Any]])
+@router.get("/api/games", response_model=list[dict[str, Any]], operation_id="listGames", responses=refusals(*API))
 async def games() -> Response:
     # described once per process, and encoded once: the same bytes for every page that opens
     return Response(await asyncio.to_thread(_games_body), media_type="application/json")
 
 
-@router.post("/api/games/{game_id}/resolve")
+@router.post("/api/games/{game_id}/resolve", operation_id="resolveOptions", responses=refusals(*API, *BODY))
 async def resolve(game_id: str, body: ResolveOptions) -> dict[str, Any]:
     """The options a preset and overrides give, and the seats they make."""
     try:
@@ -39,7 +40,7 @@ async def resolve(game_id: str, body: ResolveOptions) -> dict[str, Any]:
     return {"options": options_to_dict(options), "seats": list(seats)}
 
 
-@router.get("/api/tables", response_model=list[dict[str, Any]])
+@router.get("/api/tables", response_model=list[dict[str, Any]], operation_id="listTables", responses=refusals(*API, *STORE))
 async def list_tables(manager: ManagerDep, guards: GuardsDep, address: AddressDep) -> Response:
     """Public tables only (a table is private unless made public): those with open seats carry their
     invitation, so a seat can be taken from the home page; the others are there to watch."""

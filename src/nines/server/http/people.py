@@ -10,12 +10,13 @@ from fastapi import APIRouter, Request, Response
 from ..guard.limits import check_name
 from ..wire.messages import Person
 from .deps import ManagerDep, NameCounterDep, StoreDep
+from .errors import API, BODY, STORE, refusals
 from .seating import own_name
 
 router = APIRouter()
 
 
-@router.post("/api/people")
+@router.post("/api/people", operation_id="usePerson", responses=refusals(*API, *BODY, *STORE, 409))
 async def register_person(body: Person, request: Request, response: Response, store: StoreDep,
                           count_name: NameCounterDep) -> dict[str, Any]:
     """Use a name: the first browser to use it owns it (a secret kept in an HttpOnly cookie)."""
@@ -24,7 +25,7 @@ async def register_person(body: Person, request: Request, response: Response, st
     return {"name": body.name}
 
 
-@router.get("/api/people/{name}/stats")
+@router.get("/api/people/{name}/stats", operation_id="personStats", responses=refusals(*API, *STORE))
 async def person_stats(name: str, manager: ManagerDep, store: StoreDep) -> dict[str, Any]:
     try:
         check_name(name)

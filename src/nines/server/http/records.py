@@ -15,11 +15,12 @@ from ..guard.limits import valid_table_id
 from ..records.replay import match_record
 from ..records.review import review_job
 from .deps import AddressDep, GuardsDep, ManagerDep, ReplaysDep, ReviewsDep, StoreDep, refuse
+from .errors import API, STORE, refusals
 
 router = APIRouter()
 
 
-@router.get("/api/tables/{table_id}/record")
+@router.get("/api/tables/{table_id}/record", operation_id="tableRecord", responses=refusals(*API, *STORE, 403, 404, 409))
 async def table_record(table_id: str, manager: ManagerDep, store: StoreDep, guards: GuardsDep,
                        address: AddressDep) -> Response:
     refuse(guards.rates.read(address))
@@ -35,14 +36,14 @@ async def table_record(table_id: str, manager: ManagerDep, store: StoreDep, guar
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@router.get("/api/tables/{table_id}/replay/{deal}")
+@router.get("/api/tables/{table_id}/replay/{deal}", operation_id="tableReplay", responses=refusals(*API, *STORE, 403, 404, 409, 422))
 async def table_replay(table_id: str, deal: int, manager: ManagerDep, replays: ReplaysDep, guards: GuardsDep,
                        address: AddressDep) -> dict[str, Any]:
     refuse(guards.rates.read(address))
     return await replays.get(await manager.get(table_id), deal)
 
 
-@router.get("/api/tables/{table_id}/review/{deal}")
+@router.get("/api/tables/{table_id}/review/{deal}", operation_id="tableReview", responses=refusals(*API, *STORE, 403, 404, 409, 422))
 async def table_review(table_id: str, deal: int, manager: ManagerDep, reviews: ReviewsDep, guards: GuardsDep,
                        address: AddressDep) -> dict[str, Any]:
     """A finished deal reviewed by the exact solver (see docs/review.md); refused while it is in play."""

@@ -13,12 +13,25 @@ from fastapi import APIRouter, Header, Request, Response
 
 from ..wire.messages import AgainRequest, Claim, CreateTable, HttpAct, JoinSeat, Seated
 from .deps import AddressDep, GuardsDep, ManagerDep, NameCounterDep, StoreDep, refuse
+from .errors import API, BODY, STORE, refusals
 from .seating import own_name, set_seat_cookie
 
 router = APIRouter()
 
+MADE_LINKS = {
+    "tableInfo": {"operationId": "tableInfo", "parameters": {"table_id": "$response.body#/table/id"}},
+    "tableState": {"operationId": "tableState", "parameters": {"table_id": "$response.body#/table/id", "header.x-nines-seat": "$response.body#/seat",
+                                                                "header.x-nines-token": "$response.body#/token"}},
+    "joinTable": {"operationId": "joinTable", "parameters": {"table_id": "$response.body#/table/id"}},
+    "tableAct": {"operationId": "tableAct", "parameters": {"table_id": "$response.body#/table/id"}},
+    "playAgain": {"operationId": "playAgain", "parameters": {"table_id": "$response.body#/table/id"}},
+    "tableRecord": {"operationId": "tableRecord", "parameters": {"table_id": "$response.body#/table/id"}},
+}
+"""Where a new table leads (OpenAPI links: its info, a seat's view, joining, moves, play again, its record)."""
 
-@router.post("/api/tables", status_code=201)
+
+@router.post("/api/tables", status_code=201, operation_id="createTable",
+             responses={**refusals(*API, *BODY, *STORE, 409), 201: {"description": "The table, the seat taken and its token, the invitation", "links": MADE_LINKS}})
 async def create_table(body: CreateTable, request: Request, response: Response, manager: ManagerDep, store: StoreDep,
                        guards: GuardsDep, address: AddressDep, count_name: NameCounterDep) -> dict[str, Any]:
 
@@ -34,14 +47,14 @@ async def create_table(body: CreateTable, request: Request, response: Response, 
     return seated.model_dump(mode="json")
 
 
-@router.get("/api/tables/{table_id}")
+@router.get("/api/tables/{table_id}", operation_id="tableInfo", responses=refusals(*API, *STORE, 404))
 async def table_info(table_id: str, manager: ManagerDep) -> dict[str, Any]:
     table = await manager.get(table_id)
     manager.seats.visited(table)
     return table.info().model_dump(mode="json")
 
 
-@router.post("/api/tables/{table_id}/join")
+@router.post("/api/tables/{table_id}/join", operation_id="joinTable", responses=refusals(*API, *BODY, *STORE, 403, 404, 409))
 async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response, manager: ManagerDep,
                      store: StoreDep, count_name: NameCounterDep) -> dict[str, Any]:
     claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
@@ -51,7 +64,7 @@ async def join_table(table_id: str, body: JoinSeat, request: Request, response: 
     return seated.model_dump(mode="json")
 
 
-@router.post("/api/tables/{table_id}/claim")
+@router.post("/api/tables/{table_id}/claim", operation_id="claimSeat", responses=refusals(*API, *BODY, *STORE, 403, 404, 409))
 async def claim_seat(table_id: str, body: Claim, request: Request, response: Response,
                      manager: ManagerDep) -> dict[str, Any]:
     """Spend a one-time seat link: this browser now holds the seat (an HttpOnly cookie scoped to
@@ -61,7 +74,7 @@ async def claim_seat(table_id: str, body: Claim, request: Request, response: Res
     return {"table": table.info().model_dump(mode="json"), "seat": seat}
 
 
-@router.post("/api/tables/{table_id}/again")
+@router.post("/api/tables/{table_id}/again", operation_id="playAgain", responses=refusals(*API, *BODY, *STORE, 403, 404, 409))
 async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> dict[str, Any]:
     """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
     table = await manager.get(table_id)
@@ -70,7 +83,7 @@ async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> 
     return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
 
-@router.get("/api/tables/{table_id}/state")
+@router.get("/api/tables/{table_id}/state", operation_id="tableState", responses=refusals(*API, *STORE, 403, 404, 422))
 async def table_state(
     table_id: str,
     manager: ManagerDep,
@@ -85,7 +98,7 @@ async def table_state(
         return table.state_for(seat).model_dump(mode="json")
 
 
-@router.post("/api/tables/{table_id}/actions")
+@router.post("/api/tables/{table_id}/actions", operation_id="tableAct", responses=refusals(*API, *BODY, *STORE, 403, 404, 409))
 async def table_act(table_id: str, body: HttpAct, manager: ManagerDep) -> dict[str, Any]:
     table = await manager.get(table_id)
     seat = manager.seats.authenticate(table, body.seat, body.token)

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, model_validator
 
+from ...games import available_games
 from ...games.contract import Reason
 from ..guard.limits import check_name
 
@@ -251,10 +252,11 @@ class SeatChoice(Strict):
 
 
 class CreateTable(Strict):
-    game: str = Field(min_length=1, max_length=20)
+    game: str = Field(min_length=1, max_length=20, json_schema_extra={"enum": list(available_games())})
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice]
+    # two to eight seats (a game's seats: Le Neuf three, Elyigit's Nines four, rummy 2 to 8 by its options)
+    seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice] = Field(min_length=2, max_length=8)
     name: PersonName | None = None
     hints: StrictBool = True
     bot_delay_ms: StrictInt | None = Field(default=None, ge=0, le=5000)
