@@ -20,6 +20,8 @@ request failed.
   of a header (and uvicorn those of a URL) with ``bytes +=``: one connection trickling an endless header
   cost the event loop time growing with the square of its length (a person's move at another address
   waited 6.4 s for its acknowledgement, ``/health`` 11 to 14 s), and a 50 MB header was answered 200.
+* a request body in chunks (``Transfer-Encoding``) is answered ``411 Length Required`` and the connection
+  closed: its trailers are headers after the head's bound, joined with ``bytes +=`` as well.
 * ``connections_per_address``: a connection over the count of its address's open ones is answered
   ``429 Too Many Requests`` and closed before anything is read.  A connection upgraded to a table socket
   leaves the count (table sockets have their own, ``sockets_per_address``).  The address is the
@@ -35,6 +37,8 @@ from __future__ import annotations
 import asyncio
 import resource
 from collections import Counter
+
+import httptools
 
 # the protocols uvicorn chooses itself with httptools and websockets installed (uvicorn[standard], a dependency of nines)
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -52,6 +56,10 @@ def _plain_response(status: bytes, message: str) -> bytes:
             b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
 
 
+class ChunksRefused(Exception):
+    """Raised from the parser's callback to stop it: a request body in chunks (411, closed)."""
+
+
 def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
     """uvicorn's ``http`` protocol class with ``limits.request_s`` to send each request's head and at most
     ``limits.connections_per_address`` open connections from one address (0: no bound)."""
@@ -61,6 +69,7 @@ def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
     url_too_long = _plain_response(b"414 URI Too Long", f"the request's line is longer than the {head_most} bytes this server reads")
     head_too_long = _plain_response(b"431 Request Header Fields Too Large",
                                     f"the request's head is longer than the {head_most} bytes this server reads")
+    no_length = _plain_response(b"411 Length Required", "send a request's body with Content-Length (not in chunks)")
     too_slow = _plain_response(b"408 Request Timeout", f"the request's head was not sent within {seconds:g} s")
     too_many = _plain_response(b"429 Too Many Requests",
                                f"this address has {most} connections open to this server, the most it may")
@@ -109,20 +118,38 @@ def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
             if self._refused:
                 return
             if self._head_done:  # a body: BodyLimit's to bound
-                super().data_received(data)
+                self._feed(data)
                 return
             room = head_most - self._head_seen
             fits = data if len(data) <= room else data[:room]
             self._head_seen += len(fits)
             if not self._line_ended and b"\n" in fits:
                 self._line_ended = True
-            super().data_received(fits)  # what the head may still hold: the parser never sees more of it
+            self._feed(fits)  # what the head may still hold: the parser never sees more of it
             if len(fits) == len(data) or self.transport.is_closing() or self.transport.get_protocol() is not self:
                 return  # all of it read, or answered (400) and closing, or upgraded to a socket
             if self._head_ended():  # within its bound: the rest is its body (or the next request)
                 self.data_received(data[len(fits):])
                 return
             self._refuse_head()
+
+        def _feed(self, data: bytes) -> None:
+            """uvicorn's ``data_received``, but a request this protocol refused is not answered again (400) nor
+            logged as an invalid one (its parser was stopped on purpose)."""
+            self._unset_keepalive_if_required()
+            try:
+                self.parser.feed_data(data)
+            except httptools.HttpParserUpgrade:
+                if self._should_upgrade():
+                    self.handle_websocket_upgrade()
+                else:
+                    self._unsupported_upgrade_warning()
+            except httptools.HttpParserError:
+                if self._refused:
+                    return
+                message = "Invalid HTTP request received."
+                self.logger.warning(message)
+                self.send_400_response(message)
 
         def _head_ended(self) -> bool:
             return self._head_done  # (set by the parser's callback, from within data_received)
@@ -141,6 +168,16 @@ def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
         def on_headers_complete(self) -> None:
             self._stop_waiting()  # the head is in: from here the body's deadline is BodyLimit's
             self._head_done = True
+            if any(name == b"transfer-encoding" for name, _ in self.headers):
+                # a body in chunks ends with trailers, headers that httptools joins with bytes += as it does a
+                # head's, after the head's bound: an endless trailer held the event loop as an endless header
+                # did.  No client of this server sends chunks (a browser's fetch and every HTTP library send a
+                # small JSON body with Content-Length), so such a request is refused before it starts.
+                self._refused = True
+                if self.cycle is None or self.cycle.response_complete:
+                    self.transport.write(no_length)
+                self.transport.close()
+                raise ChunksRefused  # stops the parser (caught in _feed)
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
