@@ -559,8 +559,12 @@ def name_looks(name: str) -> frozenset[str]:
     (a capital I and a small L) too, but not "ian" and "lan", which are told apart.  The skeleton drops what
     draws nothing (default-ignorables) and maps each character to its prototype; it is a key, never shown."""
     # not NFKC first: it changes how some characters look (U+03F9, a Greek C, becomes a capital sigma)
-    shapes = {_SPOOF.getSkeleton(0, name), _SPOOF.getSkeleton(0, name.casefold())}
-    return frozenset(hashlib.sha256(unicodedata.normalize("NFC", shape).encode()).hexdigest() for shape in shapes)
+    written = _SPOOF.getSkeleton(0, name)
+    # the skeleton folded again: a zero is a capital O's look-alike, and "Car0l" then reads as "carol"
+    shapes = {written, _SPOOF.getSkeleton(0, name.casefold()), _SPOOF.getSkeleton(0, written.casefold())}
+    # spaces draw nothing at the ends and look alike in a run ("Carol " and "Carol\u3000" look like "Carol")
+    return frozenset(hashlib.sha256(" ".join(unicodedata.normalize("NFC", shape).split()).encode()).hexdigest()
+                     for shape in shapes)
 
 
 def name_key(name: str) -> str:
