@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import resource
 from collections import Counter
+from typing import ClassVar
 
 import httptools
 
@@ -60,153 +61,166 @@ class ChunksRefused(Exception):
     """Raised from the parser's callback to stop it: a request body in chunks (411, closed)."""
 
 
-def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
-    """uvicorn's ``http`` protocol class with ``limits.request_s`` to send each request's head and at most
-    ``limits.connections_per_address`` open connections from one address (0: no bound)."""
-    seconds = limits.request_s
-    most = limits.connections_per_address
-    head_most = limits.head_bytes
-    url_too_long = _plain_response(b"414 URI Too Long", f"the request's line is longer than the {head_most} bytes this server reads")
-    head_too_long = _plain_response(b"431 Request Header Fields Too Large",
-                                    f"the request's head is longer than the {head_most} bytes this server reads")
-    no_length = _plain_response(b"411 Length Required", "send a request's body with Content-Length (not in chunks)")
-    too_slow = _plain_response(b"408 Request Timeout", f"the request's head was not sent within {seconds:g} s")
-    too_many = _plain_response(b"429 Too Many Requests",
-                               f"this address has {most} connections open to this server, the most it may")
-    open_from: Counter[str] = Counter()  # this server's open HTTP connections, by the client's address
+class GuardedHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol with the bounds of :func:`guarded_http_protocol` (set on the subclass it makes)."""
 
-    class GuardedHttpProtocol(HttpToolsProtocol):
-        _head_timer: asyncio.TimerHandle | None = None
-        _counted: str | None = None  # the address this connection is counted under, while it is
-        _head_done = False  # the head of the request being read is complete (its body, if any, comes next)
-        _head_seen = 0  # bytes read of the head being read (counted from the end of the last request)
-        _line_ended = False  # the request line of that head has ended (past it, a long head is its headers)
-        _refused = False  # answered 414 or 431: nothing more is read
+    seconds: float = Limits.request_s
+    most: int = Limits.connections_per_address
+    head_most: int = Limits.head_bytes
+    url_too_long = head_too_long = no_length = too_slow = too_many = b""
+    open_from: ClassVar[Counter[str]] = Counter()  # this server's open HTTP connections, by the client's address
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            address = client_key(str(self.client[0])) if self.client else "unknown"  # an IPv6 client by its /64
-            if most and open_from[address] >= most:
-                transport.write(too_many)
-                transport.close()
-                return
-            open_from[address] += 1
-            self._counted = address
-            self._wait_for_head()  # a connection that sends nothing waits no longer than a slow head
+    _head_timer: asyncio.TimerHandle | None = None
+    _counted: str | None = None  # the address this connection is counted under, while it is
+    _head_done = False  # the head of the request being read is complete (its body, if any, comes next)
+    _head_seen = 0  # bytes read of the head being read (counted from the end of the last request)
+    _line_ended = False  # the request line of that head has ended (past it, a long head is its headers)
+    _refused = False  # answered 414 or 431: nothing more is read
 
-        def _uncount(self) -> None:
-            if self._counted is not None:
-                count_down(open_from, self._counted)
-                self._counted = None
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        address = client_key(str(self.client[0])) if self.client else "unknown"  # an IPv6 client by its /64
+        if self.most and self.open_from[address] >= self.most:
+            transport.write(self.too_many)
+            transport.close()
+            return
+        self.open_from[address] += 1
+        self._counted = address
+        self._wait_for_head()  # a connection that sends nothing waits no longer than a slow head
 
-        def _wait_for_head(self) -> None:
-            self._stop_waiting()
-            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+    def _uncount(self) -> None:
+        if self._counted is not None:
+            count_down(self.open_from, self._counted)
+            self._counted = None
 
-        def _stop_waiting(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
+    def _wait_for_head(self) -> None:
+        self._stop_waiting()
+        self._head_timer = self.loop.call_later(self.seconds, self._head_too_slow)
 
-        def _head_too_slow(self) -> None:
+    def _stop_waiting(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
             self._head_timer = None
-            if not self.transport.is_closing():
-                self.transport.write(too_slow)
-                self.transport.close()
 
-        def data_received(self, data: bytes) -> None:
-            if self._refused:
-                return
-            if self._head_done:  # a body: BodyLimit's to bound
-                self._feed(data)
-                return
-            room = head_most - self._head_seen
-            fits = data if len(data) <= room else data[:room]
-            self._head_seen += len(fits)
-            if not self._line_ended and b"\n" in fits:
-                self._line_ended = True
-            self._feed(fits)  # what the head may still hold: the parser never sees more of it
-            if len(fits) == len(data) or self.transport.is_closing() or self.transport.get_protocol() is not self:
-                return  # all of it read, or answered (400) and closing, or upgraded to a socket
-            if self._head_ended():  # within its bound: the rest is its body (or the next request)
-                self.data_received(data[len(fits):])
-                return
-            self._refuse_head()
-
-        def _feed(self, data: bytes) -> None:
-            """uvicorn's ``data_received``, but a request this protocol refused is not answered again (400) nor
-            logged as an invalid one (its parser was stopped on purpose)."""
-            self._unset_keepalive_if_required()
-            try:
-                self.parser.feed_data(data)
-            except httptools.HttpParserUpgrade:
-                if self._should_upgrade():
-                    self.handle_websocket_upgrade()
-                else:
-                    self._unsupported_upgrade_warning()
-            except httptools.HttpParserError:
-                if self._refused:
-                    return
-                message = "Invalid HTTP request received."
-                self.logger.warning(message)
-                self.send_400_response(message)
-
-        def _head_ended(self) -> bool:
-            return self._head_done  # (set by the parser's callback, from within data_received)
-
-        def _refuse_head(self) -> None:
-            self._refused = True
-            self._stop_waiting()
-            if self.cycle is not None and not self.cycle.response_complete:
-                # a request piped behind one still being answered: that answer ends the connection
-                self.cycle.keep_alive = False
-                self.transport.pause_reading()
-                return
-            self.transport.write(head_too_long if self._line_ended else url_too_long)
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.write(self.too_slow)
             self.transport.close()
 
-        def on_headers_complete(self) -> None:
-            self._stop_waiting()  # the head is in: from here the body's deadline is BodyLimit's
-            self._head_done = True
-            if any(name == b"transfer-encoding" for name, _ in self.headers):
-                # a body in chunks ends with trailers, headers that httptools joins with bytes += as it does a
-                # head's, after the head's bound: an endless trailer held the event loop as an endless header
-                # did.  No client of this server sends chunks (a browser's fetch and every HTTP library send a
-                # small JSON body with Content-Length), so such a request is refused before it starts.
-                self._refused = True
-                if self.cycle is None or self.cycle.response_complete:
-                    self.transport.write(no_length)
-                self.transport.close()
-                raise ChunksRefused  # stops the parser (caught in _feed)
-            super().on_headers_complete()
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        if self._head_done:  # a body: BodyLimit's to bound
+            self._feed(data)
+            return
+        room = self.head_most - self._head_seen
+        fits = data if len(data) <= room else data[:room]
+        self._head_seen += len(fits)
+        if not self._line_ended and b"\n" in fits:
+            self._line_ended = True
+        self._feed(fits)  # what the head may still hold: the parser never sees more of it
+        if len(fits) == len(data) or self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return  # all of it read, or answered (400) and closing, or upgraded to a socket
+        if self._head_ended():  # within its bound: the rest is its body (or the next request)
+            self.data_received(data[len(fits):])
+            return
+        self._refuse_head()
 
-        def on_message_complete(self) -> None:
-            super().on_message_complete()
-            # what comes next is the next request's head (bytes of it in the read that ended this one are
-            # parsed uncounted: one read, at most 256 kB, is parsed at a cost in proportion to its size)
-            self._head_done = self._line_ended = False
-            self._head_seen = 0
+    def _feed(self, data: bytes) -> None:
+        """uvicorn's ``data_received``, but a request this protocol refused is not answered again (400) nor
+        logged as an invalid one (its parser was stopped on purpose)."""
+        self._unset_keepalive_if_required()
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            if self._should_upgrade():
+                self.handle_websocket_upgrade()
+            else:
+                self._unsupported_upgrade_warning()
+        except httptools.HttpParserError:
+            if self._refused:
+                return
+            message = "Invalid HTTP request received."
+            self.logger.warning(message)
+            self.send_400_response(message)
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            # uvicorn armed its keep-alive timer: the connection waits for the next request's head (with a
-            # request piped behind this one, that request started instead and nothing waits)
-            if self.timeout_keep_alive_task is not None:
-                self._wait_for_head()
+    def _head_ended(self) -> bool:
+        return self._head_done  # (set by the parser's callback, from within data_received)
 
-        def handle_websocket_upgrade(self) -> None:
-            # a table socket from here on: counted by the application's SocketGate, per address, not here
-            # (its end is the socket protocol's, which never tells this one)
-            self._stop_waiting()
-            self._uncount()
-            super().handle_websocket_upgrade()
+    def _refuse_head(self) -> None:
+        self._refused = True
+        self._stop_waiting()
+        if self.cycle is not None and not self.cycle.response_complete:
+            # a request piped behind one still being answered: that answer ends the connection
+            self.cycle.keep_alive = False
+            self.transport.pause_reading()
+            return
+        self.transport.write(self.head_too_long if self._line_ended else self.url_too_long)
+        self.transport.close()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_waiting()
-            self._uncount()
-            super().connection_lost(exc)
+    def on_headers_complete(self) -> None:
+        self._stop_waiting()  # the head is in: from here the body's deadline is BodyLimit's
+        self._head_done = True
+        if any(name == b"transfer-encoding" for name, _ in self.headers):
+            # a body in chunks ends with trailers, headers that httptools joins with bytes += as it does a
+            # head's, after the head's bound: an endless trailer held the event loop as an endless header
+            # did.  No client of this server sends chunks (a browser's fetch and every HTTP library send a
+            # small JSON body with Content-Length), so such a request is refused before it starts.
+            self._refused = True
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.write(self.no_length)
+            self.transport.close()
+            raise ChunksRefused  # stops the parser (caught in _feed)
+        super().on_headers_complete()
 
-    return GuardedHttpProtocol
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        # what comes next is the next request's head (bytes of it in the read that ended this one are
+        # parsed uncounted: one read, at most 256 kB, is parsed at a cost in proportion to its size)
+        self._head_done = self._line_ended = False
+        self._head_seen = 0
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # uvicorn armed its keep-alive timer: the connection waits for the next request's head (with a
+        # request piped behind this one, that request started instead and nothing waits)
+        if self.timeout_keep_alive_task is not None:
+            self._wait_for_head()
+
+    def handle_websocket_upgrade(self) -> None:
+        # a table socket from here on: counted by the application's SocketGate, per address, not here
+        # (its end is the socket protocol's, which never tells this one)
+        self._stop_waiting()
+        self._uncount()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        self._uncount()
+        super().connection_lost(exc)
+
+
+def guarded_http_protocol(limits: Limits) -> type[HttpToolsProtocol]:
+    """uvicorn's ``http`` protocol class with ``limits.request_s`` to send each request's head, ``limits.head_bytes``
+    for the head itself, no body in chunks, and at most ``limits.connections_per_address`` open connections from
+    one address (0: no bound)."""
+
+    class Guarded(GuardedHttpProtocol):
+        head_most = limits.head_bytes
+        seconds = limits.request_s
+        most = limits.connections_per_address
+        url_too_long = _plain_response(b"414 URI Too Long",
+                                       f"the request's line is longer than the {head_most} bytes this server reads")
+        head_too_long = _plain_response(b"431 Request Header Fields Too Large",
+                                        f"the request's head is longer than the {head_most} bytes this server reads")
+        no_length = _plain_response(b"411 Length Required", "send a request's body with Content-Length (not in chunks)")
+        too_slow = _plain_response(b"408 Request Timeout", f"the request's head was not sent within {limits.request_s:g} s")
+        too_many = _plain_response(b"429 Too Many Requests", f"this address has {limits.connections_per_address} "
+                                   "connections open to this server, the most it may")
+        open_from: ClassVar[Counter[str]] = Counter()  # this server's open HTTP connections, by the client's address
+
+    return Guarded
 
 
 class QuietSocketProtocol(WebSocketsSansIOProtocol):
