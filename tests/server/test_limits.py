@@ -357,6 +357,30 @@ def test_tables_waiting_or_left_alone_no_longer_lock_their_address_out(make_clie
     assert Limits().live_s == 3600
 
 
+def test_a_table_nobody_else_joined_can_be_cancelled_and_frees_its_place(make_client: Callable[..., TestClient]) -> None:
+    waiting = {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}
+    with limited(make_client, live_tables_per_address=1) as client:
+        made = client.post("/api/tables", json={"game": "neuf", "seats": waiting}).json()
+        table_id, token = made["table"]["id"], made["token"]
+        assert client.post("/api/tables", json={"game": "neuf", "seats": waiting}).status_code == 429
+        stranger = TestClient(client.app)
+        assert stranger.delete(f"/api/tables/{table_id}", headers={"X-Nines-Seat": "S", "X-Nines-Token": "x" * 24}).status_code == 403
+        with Socket(client, table_id, "S", token) as sock:
+            sock.next_state()
+            cancelled = client.delete(f"/api/tables/{table_id}", headers={"X-Nines-Seat": "S", "X-Nines-Token": token})
+            assert cancelled.status_code == 204, cancelled.text  # before: no way to cancel (405)
+            told = sock.receive_until(lambda m: m["type"] == "error")
+            assert told["key"] == "server.table_cancelled"
+        assert client.get(f"/api/tables/{table_id}").status_code == 404
+        # its place is free: the address makes another table
+        other = client.post("/api/tables", json={"game": "neuf", "seats": waiting}).json()
+        # one a friend joined is theirs too: not cancelled
+        joined = stranger.post(f"/api/tables/{other['table']['id']}/join", json={"seat": "W", "invite": other["invite"]})
+        assert joined.status_code == 200
+        refused = client.delete(f"/api/tables/{other['table']['id']}", headers={"X-Nines-Seat": "S", "X-Nines-Token": other["token"]})
+        assert refused.status_code == 409 and refused.json()["key"] == "server.cancel_joined"
+
+
 def test_a_sockets_message_window_allows_most_in_any_second_and_no_more() -> None:
     window = MessageWindow(3)
     assert [window.refusal(t) for t in (0.0, 0.1, 0.2)] == [None, None, None]

@@ -83,6 +83,21 @@ async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> 
     return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
 
+@router.delete("/api/tables/{table_id}", operation_id="cancelTable", status_code=204,
+               responses=refusals(*API, *STORE, 403, 404, 409))
+async def cancel_table(
+    table_id: str,
+    manager: ManagerDep,
+    x_nines_seat: str | None = Header(default=None),
+    x_nines_token: str | None = Header(default=None),
+) -> Response:
+    """Cancel a table nobody else has joined (its seat's token): it no longer counts against this address's
+    tables in play."""
+    table = await manager.get(table_id)
+    await manager.seats.cancel(table, manager.seats.authenticate(table, x_nines_seat, x_nines_token))
+    return Response(status_code=204)
+
+
 @router.get("/api/tables/{table_id}/state", operation_id="tableState", responses=refusals(*API, *STORE, 403, 404, 422))
 async def table_state(
     table_id: str,

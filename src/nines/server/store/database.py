@@ -232,7 +232,7 @@ class Store(PeopleStore):
     def unfinished_table_ids(self, active_since: dt.datetime | None = None) -> list[str]:
         """Tables not over (and, given ``active_since``, moved or joined since then: the others are closed)."""
         with self._session() as session:
-            query = select(TableRow.id).where(TableRow.status != "over")
+            query = select(TableRow.id).where(TableRow.status.not_in(("over", "cancelled")))
             if active_since is not None:
                 query = query.where(TableRow.updated_at >= active_since)
             return list(session.scalars(query))
@@ -241,7 +241,7 @@ class Store(PeopleStore):
         """Public tables still being played (not closed for idleness), most recently active first,
         with their seats but not their actions (the lobby never replays a match)."""
         with self._session() as session:
-            query = select(TableRow).where(TableRow.public.is_(True), TableRow.status != "over")
+            query = select(TableRow).where(TableRow.public.is_(True), TableRow.status.not_in(("over", "cancelled")))
             if active_since is not None:
                 query = query.where(TableRow.updated_at >= active_since)
             rows = session.scalars(query.order_by(TableRow.updated_at.desc()).limit(limit)).all()
@@ -344,6 +344,13 @@ class Store(PeopleStore):
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise SeatTaken(f"seat {seat} is not open")
             session.execute(update(TableRow).where(TableRow.id == table_id).values(updated_at=_now()))
+
+    def cancel_table(self, table_id: str) -> bool:
+        """A table cancelled before anyone else joined: kept, never rebuilt or listed (False if it is over)."""
+        with self._session.begin() as session:
+            result = session.execute(update(TableRow).where(TableRow.id == table_id, TableRow.status.not_in(("over", "cancelled")))
+                                     .values(status="cancelled", updated_at=_now()))
+            return bool(result.rowcount)  # type: ignore[attr-defined]
 
     def free_kept_seat(self, table_id: str, seat: str) -> None:
         """An open seat kept for a person (play again) is anyone's: they declined."""

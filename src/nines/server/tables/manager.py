@@ -217,6 +217,8 @@ class TableManager:
                 stored = await asyncio.to_thread(self.store.load_table, table_id)
                 if stored is None:
                     raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_table", f"there is no table {table_id!r}"))
+                if stored.status == "cancelled":
+                    raise TableError(ErrorCode.NOT_FOUND, Reason("server.table_cancelled", "this table was cancelled by the person who made it"))
                 # replaying a long match takes seconds: never on the event loop (the stored rows are this call's own)
                 table = await asyncio.get_running_loop().run_in_executor(self._rebuilding, self._rebuild, stored)
                 if not table.state.is_over:

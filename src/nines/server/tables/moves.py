@@ -62,6 +62,8 @@ class Moves:
         (a caller that gives up, a socket closing mid-move, never cuts a move in half), then calls
         ``acknowledge`` (the socket's answer, written at once rather than when the caller's task is woken).
         """
+        if table.cancelled:
+            raise TableError(ErrorCode.NOT_FOUND, Reason("server.table_cancelled", "this table was cancelled by the person who made it"))
         if seat is None:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
         if table.lock.locked():  # a computer player's move (every seat acts at once in an exchange): people first

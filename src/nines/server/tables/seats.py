@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from ...games.contract import Reason
 from ..logs import log
 from ..store.database import SeatTaken, StoreUnavailable
-from ..wire.messages import ErrorCode, JoinSeat, Seated
+from ..wire.messages import ErrorCode, ErrorMessage, JoinSeat, Seated
 from .claims import own_token, taken_message
 from .protocols import Tables
 from .table import Connection, Table, TableError, hash_token
@@ -64,6 +64,30 @@ class Seats:
         log.info("seat.taken", table=table.id, seat=request.seat)
         await self.manager.publish(table, "seats")
         return Seated(table=table.info(), seat=request.seat, token=token, invite=table.invite)
+
+    async def cancel(self, table: Table, seat: str | None) -> None:
+        """The person who made a table cancels it, if nobody else has joined it: it leaves memory and the lobby,
+        its sockets are told, and it no longer counts against its address's live tables."""
+        if seat is None:
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
+        async with table.lock:
+            if table.state.is_over:
+                raise TableError(ErrorCode.MATCH_OVER, Reason("server.cancel_over", "this match is over; there is nothing to cancel"))
+            if any(s.kind == "human" and s.seat != seat for s in table.seats.values()):
+                raise TableError(ErrorCode.CONFLICT, Reason("server.cancel_joined", "someone else has joined this table: "
+                                                            "it is theirs too and cannot be cancelled"))
+            if not await asyncio.to_thread(self.manager.store.cancel_table, table.id):
+                raise TableError(ErrorCode.CONFLICT, Reason("server.cancel_over", "this match is over; there is nothing to cancel"))
+            table.cancelled = True
+            if self.manager.tables.get(table.id) is table:
+                del self.manager.tables[table.id]
+            gone = ErrorMessage(code=ErrorCode.NOT_FOUND, message="this table was cancelled by the person who made it",
+                                seq=table.seq, key="server.table_cancelled")
+            for connection in list(table.connections):
+                connection.send(gone)
+        if table.driver is not None:
+            await table.driver.stop()
+        log.info("table.cancelled", table=table.id)
 
     def kept_for(self, table: Table, seat: str) -> str | None:
         """Play again: the name ("" for a person without one) of the person whose seat ``seat`` of the last match

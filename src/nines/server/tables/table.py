@@ -163,6 +163,7 @@ class Table:
     moved_at: dt.datetime | None = None
     """When the last move was made (the lobby shows how long ago)."""
     next_table: str | None = None
+    cancelled: bool = False  # cancelled by the person who made it before anyone else joined: no more moves
     """Play again: the table of the next match, once someone asked for it."""
     again_answers: dict[str, str] = field(default_factory=dict)
     driver: Any = None  # the TableDriver moving this table (see driver.py)
