@@ -808,3 +808,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# the ratings' and the daily challenge's tables are part of the schema (Base.metadata) wherever the store is
+from . import standing as _standing  # noqa: E402, F401
