@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 from nines.cli import app
 from nines.ratings import Skill
 from nines.ratings.anchor import anchor_matches, line_ups
-from nines.server.standing import Standing
-from nines.server.store import Store
+from nines.server.store.database import Store
+from nines.server.store.standing import Standing
 
 
 def test_line_ups_turn_and_partnerships_are_one_player_a_side() -> None:

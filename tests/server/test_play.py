@@ -163,7 +163,7 @@ def test_a_move_stored_when_the_statistics_cannot_be_written_is_acknowledged(
 ) -> None:
     # found by the attacker's pass: the database going away between a move's commit and its deal's statistics
     # answered the mover "nothing was done" for a move that was stored and applied (resent, it was stale)
-    from nines.server.store import StoreUnavailable
+    from nines.server.store.database import StoreUnavailable
 
     store = client.app.state.manager.store  # type: ignore[attr-defined]
     failures: list[int] = []

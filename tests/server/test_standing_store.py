@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nines.ratings import INITIAL, Skill
-from nines.server.standing import ChallengeEntry, Standing
-from nines.server.store import Store
+from nines.server.store.database import Store
+from nines.server.store.standing import ChallengeEntry, Standing
 
 
 @pytest.fixture

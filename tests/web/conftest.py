@@ -39,7 +39,7 @@ class LiveServer:
         import uvicorn
 
         from nines.server import ServerConfig, create_app
-        from nines.server.limits import Limits
+        from nines.server.guard.limits import Limits
 
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"

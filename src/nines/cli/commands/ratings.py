@@ -40,8 +40,8 @@ def register(app: typer.Typer) -> None:
         from ...ratings import leaderboard, rate_match
         from ...ratings.anchor import anchor_matches
         from ...server.config import default_database_url
-        from ...server.standing import Standing
-        from ...server.store import Store
+        from ...server.store.database import Store
+        from ...server.store.standing import Standing
 
         if game not in available_games():
             raise typer.BadParameter(f"one of {', '.join(available_games())}", param_hint="GAME")
