@@ -12,6 +12,7 @@ The methods are synchronous, like :class:`~nines.server.store.Store`'s; the serv
 from __future__ import annotations
 
 import datetime as dt
+import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -20,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...ratings import Skill
-from .database import Base, Store
+from .database import Base, PersonRow, Store
 
 __all__ = ["ChallengeEntry", "RatingChange", "Standing"]
 
@@ -74,6 +75,14 @@ class ChallengeEntryRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class CasualTableRow(Base):
+    """A table its creator made casual: its match is not rated."""
+
+    __tablename__ = "nines_casual_tables"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
 
 
 @dataclass(frozen=True)
@@ -137,6 +146,23 @@ class Standing:
         except IntegrityError:
             return False
         return True
+
+    def mark_casual(self, table_id: str) -> None:
+        try:
+            with self._session.begin() as session:
+                session.add(CasualTableRow(table_id=table_id))
+        except IntegrityError:
+            pass
+
+    def is_casual(self, table_id: str) -> bool:
+        with self._session() as session:
+            return session.get(CasualTableRow, table_id) is not None
+
+    def owns_name(self, name: str, secret_hash: str) -> bool:
+        """Does this secret's browser own the name (read only: nothing is claimed)?"""
+        with self._session() as session:
+            row = session.get(PersonRow, name)
+            return row is not None and row.secret_hash is not None and hmac.compare_digest(row.secret_hash, secret_hash)
 
     def board(self, game: str) -> list[tuple[str, Skill, bool]]:
         with self._session() as session:
