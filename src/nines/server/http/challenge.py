@@ -35,6 +35,13 @@ def _day(day: str, challenges: Any) -> str:
         raise TableError(ErrorCode.MALFORMED, f"a day is written YYYY-MM-DD, not {day[:20]!r}") from None
 
 
+@router.get("/api/challenge")
+async def challenge_days(challenges: ChallengesDep) -> dict[str, Any]:
+    """Today (UTC, as the server counts it) and each game's challenge: its deals and the person's seat."""
+    return {"day": str(challenges.today()),
+            "games": {game: {"deals": c.deals, "seat": c.seat, "bot": c.bot} for game, c in CHALLENGES.items()}}
+
+
 @router.post("/api/challenge/{game}")
 async def play_challenge(game: str, body: Person, request: Request, response: Response, store: StoreDep,
                          challenges: ChallengesDep, count_name: NameCounterDep) -> dict[str, Any]:
@@ -69,7 +76,8 @@ async def challenge_deals(game: str, day: str, request: Request, standing: Stand
         if owned:
             me = next((e for e in entries if e.name == held_name), None)
     if when >= str(challenges.today()) and me is None:
-        raise TableError(ErrorCode.FORBIDDEN, "the day's deals stay secret until you have finished its challenge")
+        # not an error for the page that asks before knowing: the deals stay secret until you have finished
+        return {"game": game, "day": when, "entries": len(entries), "closed": True, "deals": []}
     deals = []
     for index in range(CHALLENGES[game].deals):
         played = [(e.results[index], e) for e in entries if index < len(e.results)]
@@ -84,7 +92,7 @@ async def challenge_deals(game: str, day: str, request: Request, standing: Stand
             "best": None if best is None else {"name": best.name, "table": best.table_id},
             "table": None if me is None else me.table_id,
         })
-    return {"game": game, "day": when, "entries": len(entries), "deals": deals}
+    return {"game": game, "day": when, "entries": len(entries), "closed": False, "deals": deals}
 
 
 @router.get("/challenge/{game}", include_in_schema=False)

@@ -62,7 +62,10 @@ async def person_profile(name: str, standing: StandingDep, ratings: RatingsDep, 
     return await asyncio.to_thread(_profile, standing, name, str(challenges.today()))
 
 
-def rating_chart(history: dict[str, list[tuple[int, int]]], titles: dict[str, str]) -> str:
+CHART_WORDS = {"en": ("rated matches", "rating"), "fr": ("parties classées", "cote")}
+
+
+def rating_chart(history: dict[str, list[tuple[int, int]]], titles: dict[str, str], lang: str = "en") -> str:
     """Each game's rating after each rated match, as an SVG line chart (matplotlib, no fonts embedded)."""
     import matplotlib
 
@@ -73,8 +76,9 @@ def rating_chart(history: dict[str, list[tuple[int, int]]], titles: dict[str, st
     axes = figure.add_subplot()
     for game, points in sorted(history.items()):
         axes.plot([n for n, _ in points], [r for _, r in points], marker="o", markersize=3, label=titles.get(game, game))
-    axes.set_xlabel("rated matches")
-    axes.set_ylabel("rating")
+    across, up = CHART_WORDS.get(lang, CHART_WORDS["en"])
+    axes.set_xlabel(across)
+    axes.set_ylabel(up)
     axes.grid(True, alpha=0.3)
     if history:
         axes.legend(loc="best", fontsize="small")
@@ -86,7 +90,7 @@ def rating_chart(history: dict[str, list[tuple[int, int]]], titles: dict[str, st
 
 
 @router.get("/api/people/{name}/chart.svg")
-async def person_chart(name: str, standing: StandingDep, ratings: RatingsDep) -> Response:
+async def person_chart(name: str, standing: StandingDep, ratings: RatingsDep, lang: str = "en") -> Response:
     """The profile's chart: the rating after each rated match, per game (from 1500 before the first)."""
     from ...games import get_game
 
@@ -97,7 +101,7 @@ async def person_chart(name: str, standing: StandingDep, ratings: RatingsDep) ->
             points = history.setdefault(change.game, [(0, display(change.before).rating)])
             points.append((len(points), display(change.after).rating))
     titles = {game: get_game(game).title for game in history}
-    svg = await asyncio.to_thread(rating_chart, history, titles)
+    svg = await asyncio.to_thread(rating_chart, history, titles, lang)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 

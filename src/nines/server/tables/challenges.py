@@ -122,8 +122,8 @@ class Challenges:
 
     async def may_see(self, table_id: str, names: list[tuple[str, str]], seat_token: tuple[str | None, str | None] = (None, None)) -> bool:
         """May a requester see a table's deals (record, replays, reviews)?  Any table but a challenge table of a
-        day not over; that one, once the requester (a name whose cookie secret they hold, or the table's own
-        seat with its token) has finished that day's challenge of that game."""
+        day not over; that one, its own person (by their name's cookie secret, or the seat's token: the finished
+        deals of their own table), or someone who has finished that day's challenge of that game."""
         day = await self.day_of(table_id)
         if day is None or day[0] < self.today():
             return True
@@ -139,6 +139,8 @@ class Challenges:
         for name, secret in names:
             if await asyncio.to_thread(self.standing.owns_name, name, hash_token(secret)):
                 candidates.append(name)
+        if own is not None and own.name in candidates:
+            return True  # the person at their own table: its finished deals (one in play stays closed to everyone)
         for name in candidates:
             entry = await asyncio.to_thread(self.standing.entry, entry_day, game, name)
             if entry is not None and entry.finished:
