@@ -59,7 +59,7 @@ async def _on_hint(manager: TableManager, table: Table, conn: SocketConnection, 
 
 
 async def _on_pace(manager: TableManager, table: Table, conn: SocketConnection, message: SetPace) -> None:
-    await manager.set_pace(table, conn.seat, message.seq, message.delay_ms)
+    await manager.moves.set_pace(table, conn.seat, message.seq, message.delay_ms)
 
 
 async def _on_device_link(manager: TableManager, table: Table, conn: SocketConnection, message: AskDeviceLink) -> BaseModel:
@@ -132,9 +132,9 @@ async def _table_socket(websocket: WebSocket, table_id: str, address: str, manag
         table = await manager.get(table_id)
         seat: str | None
         if hello.seat is not None:  # programs: the seat and its token
-            seat = manager.authenticate(table, hello.seat, hello.token)
+            seat = manager.seats.authenticate(table, hello.seat, hello.token)
         else:  # browsers: the seat cookie, if this browser holds one; otherwise a spectator
-            seat = manager.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
+            seat = manager.seats.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
         if seat is None and table.preset == CHALLENGE_PRESET and await challenges.spectators_refused(table.id):
             raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)  # the day's deals: nobody watches
         if seat is None and (crowded := guards.gate.watch(table.id)) is not None:

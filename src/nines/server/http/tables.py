@@ -44,7 +44,7 @@ async def create_table(body: CreateTable, request: Request, response: Response, 
 @router.get("/api/tables/{table_id}")
 async def table_info(table_id: str, manager: ManagerDep) -> dict[str, Any]:
     table = await manager.get(table_id)
-    manager.visited(table)
+    manager.seats.visited(table)
     return table.info().model_dump(mode="json")
 
 
@@ -52,7 +52,7 @@ async def table_info(table_id: str, manager: ManagerDep) -> dict[str, Any]:
 async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response, manager: ManagerDep,
                      store: StoreDep, count_name: NameCounterDep) -> dict[str, Any]:
     claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
-    seated = await manager.join(table_id, body, claim)
+    seated = await manager.seats.join(table_id, body, claim)
     assert seated.seat is not None and seated.token is not None
     set_seat_cookie(request, response, table_id, seated.seat, seated.token)
     return seated.model_dump(mode="json")
@@ -72,7 +72,7 @@ async def claim_seat(table_id: str, body: Claim, request: Request, response: Res
 async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> dict[str, Any]:
     """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
     table = await manager.get(table_id)
-    seat = manager.authenticate(table, body.seat, body.token)
+    seat = manager.seats.authenticate(table, body.seat, body.token)
     new, token = await manager.play_again.again(table, seat, body.accept)
     return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
@@ -87,10 +87,10 @@ async def table_state(
 ) -> dict[str, Any]:
     """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
     table = await manager.get(table_id)
-    seat = manager.authenticate(table, x_nines_seat, x_nines_token)
+    seat = manager.seats.authenticate(table, x_nines_seat, x_nines_token)
     if seat is None and await challenges.spectators_refused(table.id):
         raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)
-    manager.visited(table, seat)
+    manager.seats.visited(table, seat)
     async with table.lock:
         return table.state_for(seat).model_dump(mode="json")
 
@@ -98,5 +98,5 @@ async def table_state(
 @router.post("/api/tables/{table_id}/actions")
 async def table_act(table_id: str, body: HttpAct, manager: ManagerDep) -> dict[str, Any]:
     table = await manager.get(table_id)
-    seat = manager.authenticate(table, body.seat, body.token)
+    seat = manager.seats.authenticate(table, body.seat, body.token)
     return (await manager.act(table, seat, body.seq, body.action)).model_dump(mode="json")

@@ -23,7 +23,7 @@ from .claims import taken_message
 from .table import Table, TableError, hash_token
 
 if TYPE_CHECKING:
-    from .manager import TableManager
+    from .protocols import Tables
 
 __all__ = ["DECLINES_KEPT", "PlayAgain"]
 
@@ -33,7 +33,7 @@ DECLINES_KEPT = 10_000  # answers "no" to play again, remembered for the most re
 class PlayAgain:
     """The next match of each finished table of one manager, and who answered what."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: Tables) -> None:
         self.manager = manager
         self.declined: dict[str, dict[str, str]] = {}  # finished table -> seats that declined to play again
 
