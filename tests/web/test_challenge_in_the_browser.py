@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from nines.ratings import Skill
+from nines.server.store.people import ReviewStat
 
 from .conftest import LiveServer, Pages, screenshot
 from .driving import click_first, rummy_step
@@ -94,11 +95,13 @@ def test_the_profile_chart_and_the_leaderboard(pages: Pages, server: ChallengeSe
         standing.record_ratings("neuf", f"prof-{lang}-{size}-{n}", {"Bea": skill}, {"Bea": after})
         skill = after
     standing.record_ratings("neuf", f"settled-{lang}-{size}", {}, {"Cy": Skill(28.0, 4.0, 40)})
+    standing.store.add_review_stats([ReviewStat(f"rv-{lang}-{size}", 1, "S", "Bea", "neuf", cards=9, errors=2, lost=1)])
     page = pages.new(locale=f"{lang}-CA", **SIZES[size])
     page.goto(f"{server.url}/people/Bea")
     page.wait_for_selector("figure.profile-chart img")
     page.wait_for_function("() => document.querySelector('figure.profile-chart img').naturalWidth > 0")
     assert page.locator("table.profile-matches tbody tr").count() >= 6
+    assert page.locator("table.profile-review tbody tr").count() >= 1
     screenshot(page, f"profile-{lang}-{size}", full_page=True)
     assert serious_violations(page) == []
     page.goto(f"{server.url}/ratings/neuf")

@@ -50,6 +50,9 @@ export const W = {
   day: { en: "Day", fr: "Jour" },
   game: { en: "Game", fr: "Jeu" },
   unfinished: { en: "not finished", fr: "pas terminé" },
+  lost: { en: "Tricks lost to costly cards, day by day", fr: "Levées perdues sur des cartes coûteuses, jour par jour" },
+  dealsReviewed: { en: "Deals reviewed", fr: "Donnes analysées" },
+  lostPerDeal: { en: "Tricks lost per deal", fr: "Levées perdues par donne" },
   ratingChange: { en: "Rating: {rating} ({change})", fr: "Cote : {rating} ({change})" },
 };
 
