@@ -112,6 +112,9 @@ def test_the_profile_chart_and_the_leaderboard(pages: Pages, server: ChallengeSe
     page.goto(f"{server.url}/challenge/neuf/2026-12-06")
     page.wait_for_selector("h2")
     assert serious_violations(page) == []
+    page.goto(f"{server.url}/stats")  # the statistics page leads to the leaderboards and the challenge
+    page.wait_for_selector("nav.ratings-games a[href='/ratings/neuf']")
+    assert serious_violations(page) == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
