@@ -249,7 +249,7 @@ def test_nines_serve_raises_its_soft_limit_on_open_files_to_the_hard_one() -> No
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     low = min(256, hard)
     script = (f"import resource; resource.setrlimit(resource.RLIMIT_NOFILE, ({low}, resource.getrlimit(resource.RLIMIT_NOFILE)[1])); "
-              "from nines.server.connections import raise_open_files_limit; print(raise_open_files_limit(), "
+              "from nines.server.guard.connections import raise_open_files_limit; print(raise_open_files_limit(), "
               "resource.getrlimit(resource.RLIMIT_NOFILE)[0])")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                          env={**os.environ}).stdout.split()

@@ -31,9 +31,9 @@ from fastapi import FastAPI, WebSocket
 from websockets.frames import Frame, Opcode
 
 from nines.server import ServerConfig, create_app
-from nines.server.app import SocketConnection
-from nines.server.limits import Limits
-from nines.server.wire import SEND_KEY, DirectWriter
+from nines.server.guard.limits import Limits
+from nines.server.wire.frames import SEND_KEY, DirectWriter
+from nines.server.wire.sockets import SocketConnection
 
 BOUND_S = 60.0  # a bound on failure only (a loaded machine is slow); the tests wait for events, not for time
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import pytest
 from sqlalchemy import event
 
-from nines.server.journal import BOTS_PER_ROUND, MoveJournal, writers_for
-from nines.server.store import SeqConflict, Store, StoredAction, StoredTable
+from nines.server.store.database import SeqConflict, Store, StoredAction, StoredTable
+from nines.server.store.journal import BOTS_PER_ROUND, MoveJournal, writers_for
 
 from ..waiting import until
 

@@ -14,10 +14,10 @@ from pydantic import BaseModel
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from nines.server.app import SocketConnection
-from nines.server.limits import Limits, MessageWindow
-from nines.server.messages import ErrorCode
-from nines.server.table import TableError
+from nines.server.guard.limits import Limits, MessageWindow
+from nines.server.tables.table import TableError
+from nines.server.wire.messages import ErrorCode
+from nines.server.wire.sockets import SocketConnection
 
 from ..waiting import until, wait_until
 from .helpers import Socket, create_table, me_and_bots, state_of, wait_for
@@ -280,7 +280,7 @@ def _finished_and_forgotten(client: TestClient) -> str:
 def test_replays_and_rebuilds_are_worked_out_off_the_event_loop_and_kept(client: TestClient,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A 7,812-action match took 5.6 s to replay per request, on the event loop: /health froze 5.3 s."""
-    import nines.server.replay as replay_module
+    import nines.server.records.replay as replay_module
 
     table_id = _finished_and_forgotten(client)
     manager = client.app.state.manager  # type: ignore[attr-defined]

@@ -14,12 +14,13 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 
-from nines.server import migrate
-from nines.server.store import Base, Store, StoredSeat
+from nines.server.store import migrate
+from nines.server.store.database import Store, StoredSeat
+from nines.server.store.schema import Base
 
 from ..waiting import wait_until
 
-SRC = Path(migrate.__file__).parents[2]
+SRC = Path(migrate.__file__).parents[3]  # src/, above nines/server/store/migrate.py
 
 
 def _differences(url: str) -> list[object]:
@@ -78,7 +79,7 @@ def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(datab
 STARTER = """
 import sys, time
 from pathlib import Path
-from nines.server.store import Store
+from nines.server.store.database import Store
 folder = Path(sys.argv[2])
 store = Store(sys.argv[1])
 store.ping()  # connected and loaded: the race is in the schema, not in start-up

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from nines.server.config import ServerConfig
-from nines.server.messages import AckMessage, CreateTable
-from nines.server.pubsub import LocalBroker
-from nines.server.store import DealStat, SeqConflict, Store, StoredAction
-from nines.server.table import Table
-from nines.server.tables import TableManager
+from nines.server.store.database import SeqConflict, Store, StoredAction
+from nines.server.store.people import DealStat
+from nines.server.tables.manager import TableManager
+from nines.server.tables.table import Table
+from nines.server.wire.messages import AckMessage, CreateTable
+from nines.server.wire.pubsub import LocalBroker
 
 BOTS_ALONE = 12
 PERSONS_MOVES = 25

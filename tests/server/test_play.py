@@ -160,7 +160,7 @@ def test_a_move_stored_when_the_statistics_cannot_be_written_is_acknowledged(
 ) -> None:
     # found by the attacker's pass: the database going away between a move's commit and its deal's statistics
     # answered the mover "nothing was done" for a move that was stored and applied (resent, it was stale)
-    from nines.server.store import StoreUnavailable
+    from nines.server.store.database import StoreUnavailable
 
     store = client.app.state.manager.store  # type: ignore[attr-defined]
     failures: list[int] = []
@@ -184,6 +184,7 @@ def test_a_move_stored_when_the_statistics_cannot_be_written_is_acknowledged(
                 break
             if message["view"]["legal"]:
                 sock.send({"type": "act", "seq": message["seq"], "action": pick(message)})
-    assert failures, "the statistics were to be written"
+    # the deal's statistics are written after its last move is shown: waited for, not assumed done by now
+    wait_until(lambda: failures, what="the statistics to be written")
     assert not refused, refused
     assert state_of(client, table_id)["seq"] == message["seq"]

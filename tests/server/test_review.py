@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from nines.review import review_record
-from nines.server.review import review_job
+from nines.server.records.review import review_job
 
 from .helpers import Socket, create_table, me_and_bots, pick, wait_for
 
@@ -97,7 +97,7 @@ def test_a_persons_tricks_lost_to_costly_cards_are_kept_over_time(client: TestCl
 
 def test_the_review_pool_can_work_in_processes() -> None:
     from nines.games import get_game
-    from nines.server.review import ReviewJob, Reviews, run_job
+    from nines.server.records.review import ReviewJob, Reviews, run_job
 
     from ..review.records import first_deals
 
@@ -129,8 +129,8 @@ def test_reviews_waiting_are_bounded() -> None:
     # queued, so the queue and a person's wait grew without end
     import threading
 
-    from nines.server.review import MOST_WAITING, ReviewJob, Reviews
-    from nines.server.table import TableError
+    from nines.server.records.review import MOST_WAITING, ReviewJob, Reviews
+    from nines.server.tables.table import TableError
 
     reviews = Reviews(workers=1)
     release = threading.Event()
@@ -157,7 +157,7 @@ def test_the_deals_seen_per_table_are_bounded() -> None:
     # in the reviews' memory of the last deal started, one per table the server ever hosted
     from types import SimpleNamespace
 
-    from nines.server.review import Reviews
+    from nines.server.records.review import Reviews
 
     reviews = Reviews(workers=1)
     reviews._most_seen = 50

@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
-import nines.server.tables as tables_module
+import nines.server.tables.manager as tables_module
 from nines.server import ServerConfig
 from nines.server.config import ServerConfig as Config
-from nines.server.messages import CreateTable
-from nines.server.pubsub import LocalBroker
 from nines.server.runtime import SWITCH_INTERVAL_S, THRESHOLDS
-from nines.server.store import Store
-from nines.server.tables import TableManager
+from nines.server.store.database import Store
+from nines.server.tables.manager import TableManager
+from nines.server.wire.messages import CreateTable
+from nines.server.wire.pubsub import LocalBroker
 
 from ..waiting import until
 
@@ -35,11 +35,11 @@ WORKLOAD = r"""
 import asyncio, gc, json, sys, tempfile
 from pathlib import Path
 from nines.server.config import ServerConfig
-from nines.server.messages import CreateTable
-from nines.server.pubsub import LocalBroker
+from nines.server.wire.messages import CreateTable
+from nines.server.wire.pubsub import LocalBroker
 from nines.server.runtime import CollectorPauses, settle
-from nines.server.store import Store
-from nines.server.tables import TableManager
+from nines.server.store.database import Store
+from nines.server.tables.manager import TableManager
 
 class Watching:
     seat = None

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from fastapi import WebSocket
 
-from nines.server import wire
-from nines.server.app import SocketConnection
+from nines.server.wire import frames as wire
+from nines.server.wire.sockets import SocketConnection
 
 from ..services import ServerProcess
 from ..waiting import until

@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from nines.server import delta
-from nines.server import table as table_module
 from nines.server.config import ServerConfig
-from nines.server.messages import CreateTable
-from nines.server.pubsub import LocalBroker
-from nines.server.store import Store
-from nines.server.table import Table
-from nines.server.tables import TableManager
+from nines.server.store.database import Store
+from nines.server.tables import table as table_module
+from nines.server.tables.manager import TableManager
+from nines.server.tables.table import Table
+from nines.server.wire import delta
+from nines.server.wire.messages import CreateTable
+from nines.server.wire.pubsub import LocalBroker
 
 
 class Held:

@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from nines.server.store import Store
+from nines.server.store.database import Store
 
 from ..waiting import wait_until
 from .helpers import Socket, create_table, me_and_bots, pick, state_of

@@ -32,7 +32,7 @@ class LiveServer:
         import uvicorn
 
         from nines.server import ServerConfig, create_app
-        from nines.server.limits import Limits
+        from nines.server.guard.limits import Limits
 
         self.port = 0  # the system picks a free port as the server binds (a port found free beforehand may be taken by then)
         self.url = ""
