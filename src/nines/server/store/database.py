@@ -29,6 +29,7 @@ from sqlalchemy import (
     Text,
     case,
     create_engine,
+    delete,
     event,
     false,
     func,
@@ -113,6 +114,22 @@ class PersonRow(Base):
     secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the browser that owns the name
     # the name's normalized form (limits.name_key): "Alice" and fullwidth "Alice" cannot both be owned
     name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
+
+
+class NameDeviceRow(Base):
+    """Another browser that holds a name (besides the first, ``PersonRow.secret_hash``): taken there with a
+    one-time code, or signed in with a passkey.  Each has its own secret; only its hash is kept."""
+
+    __tablename__ = "nines_name_devices"
+
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    how: Mapped[str] = mapped_column(String(10))  # "code" or "passkey"
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+DEVICES_PER_NAME = 20
+"""Other browsers one name may be held by at once; taking it to one more lets the oldest go."""
 
 
 class DealStatRow(Base):
@@ -602,7 +619,26 @@ class Store:
                     return False
                 row.secret_hash = secret_hash
                 return True
-            return secret_hash is not None and hmac.compare_digest(row.secret_hash, secret_hash)
+            return _holds(session, row, secret_hash)
+
+    def holds_name(self, name: str, secret_hash: str | None) -> bool:
+        """Does the browser holding this secret hold the name (the first browser, or one it was taken to)?"""
+        if secret_hash is None:
+            return False
+        with self._session() as session:
+            row = session.get(PersonRow, name)
+            return row is not None and row.secret_hash is not None and _holds(session, row, secret_hash)
+
+    def add_device(self, session: Any, name: str, secret_hash: str, how: str, now: dt.datetime) -> None:
+        """One more browser holds ``name`` (in the caller's transaction); past :data:`DEVICES_PER_NAME`, the
+        oldest other browser lets it go (the first browser never does)."""
+        session.add(NameDeviceRow(secret_hash=secret_hash, name=name, how=how, created_at=now))
+        session.flush()
+        newest_first = session.scalars(select(NameDeviceRow.secret_hash).where(NameDeviceRow.name == name).order_by(
+            NameDeviceRow.created_at.desc(), NameDeviceRow.secret_hash)).all()
+        old = list(newest_first[DEVICES_PER_NAME:])
+        if old:
+            session.execute(delete(NameDeviceRow).where(NameDeviceRow.secret_hash.in_(old)))
 
     def person_exists(self, name: str) -> bool:
         with self._session() as session:
@@ -801,6 +837,17 @@ def _unavailable(context: ExceptionContext) -> BaseException | None:
     return None
 
 
+def _holds(session: Any, row: PersonRow, secret_hash: str | None) -> bool:
+    """The secret is the name's first browser's, or another browser's it was taken to."""
+    if secret_hash is None or row.secret_hash is None:
+        return False
+    if hmac.compare_digest(row.secret_hash, secret_hash):
+        return True
+    # looked up by its hash (the key): a secret that is not a device's finds nothing
+    device = session.get(NameDeviceRow, secret_hash)
+    return device is not None and device.name == row.name
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -810,5 +857,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-# the ratings' and the daily challenge's tables are part of the schema (Base.metadata) wherever the store is
+# the ratings' and the daily challenge's tables, and those that take a name to another browser (codes,
+# passkeys), are part of the schema (Base.metadata) wherever the store is
+from . import names as _names  # noqa: E402, F401
 from . import standing as _standing  # noqa: E402, F401
