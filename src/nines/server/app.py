@@ -21,8 +21,8 @@ from ..games import GAME_MODULES
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .guard.limits import BodyLimit
-from .http import health, lobby, pages, people, records, sockets, tables
-from .http.deps import Guards
+from .http import health, lobby, names, pages, people, records, sockets, tables
+from .http.deps import Guards, utc_now
 from .http.errors import add_error_handlers
 from .http.middleware import log_requests
 from .logs import log
@@ -81,6 +81,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.pauses = pauses
     app.state.guards = Guards.of(config.limits)
     app.state.replays = ReplayFrames()
+    app.state.clock = utc_now  # what "now" is for expiries (codes, passkey challenges): a test sets its own
 
     app.add_middleware(BodyLimit, max_bytes=config.limits.body_bytes, seconds=config.limits.request_s)
     app.middleware("http")(log_requests)
@@ -90,7 +91,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     # in this order: the paths are matched in it, and the game pages' one path matches any single segment
     for router in (pages.router, health.router, lobby.router, tables.router, records.router, people.router,
-                   sockets.router, pages.game_pages):
+                   names.router, sockets.router, pages.game_pages):
         app.include_router(router)
     return app
 
