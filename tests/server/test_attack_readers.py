@@ -38,20 +38,14 @@ from nines.server.wire.sockets import SocketConnection
 BOUND_S = 60.0  # a bound on failure only (a loaded machine is slow); the tests wait for events, not for time
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "auto") -> Iterator[tuple[int, FastAPI]]:
     """The real app under uvicorn (as ``nines serve`` runs it: a keepalive ping every ``ping_s``, uvicorn's
     20 s by default, and as long to answer it) in a thread; it must stop when asked."""
     app = create_app(ServerConfig(database_url=database_url, bot_delay_ms=0, log_json=False, review_processes=False,
                                   limits=limits))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
+    # port 0: the system picks a free port as the server binds (one found free beforehand may be taken by then)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, access_log=False,
                                            log_level="warning", ws_max_size=limits.frame_bytes,
                                            ws_per_message_deflate=False, ws_ping_interval=ping_s, ws_ping_timeout=ping_s,
                                            ws=ws))
@@ -61,6 +55,7 @@ def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield port, app
     finally:

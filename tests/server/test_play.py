@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ from starlette.testclient import TestClient
 
 from nines.record import replay
 
+from ..waiting import wait_until
 from .helpers import Socket, create_table, me_and_bots, pick, state_of, wait_for
 
 GAMES = [
@@ -147,11 +147,8 @@ def test_a_finished_match_nobody_watches_leaves_the_servers_memory(client: TestC
     table_id = seated["table"]["id"]
     manager = client.app.state.manager
     over = wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
-    for _ in range(100):  # the computer players' task lets go of the table as it ends
-        if table_id not in manager.tables:
-            break
-        time.sleep(0.02)
-    assert table_id not in manager.tables
+    # the computer players' task lets go of the table as it ends: waited for until a generous deadline (it was 2 s)
+    wait_until(lambda: table_id not in manager.tables, what="the finished table to leave memory")
     again = state_of(client, table_id)
     assert again["table"]["status"] == "over" and again["table"]["winners"] == over["table"]["winners"]
     assert client.get(f"/api/tables/{table_id}/record").status_code == 200

@@ -36,6 +36,7 @@ from ..randomness import MatchSecret
 
 __all__ = [
     "CHALLENGES",
+    "CHALLENGE_PRESET",
     "ChallengeSpec",
     "DayScore",
     "DealSeeded",
@@ -74,6 +75,11 @@ CHALLENGES: dict[str, ChallengeSpec] = {
     # which would make the next hands depend on the play)
     "rummy": ChallengeSpec("rummy", 3, "1", {"players": 4, "hands": 3, "reshuffles": 0}),
 }
+
+
+CHALLENGE_PRESET = "challenge"
+"""The preset name a challenge table is stored with: its match ends after its deals, its computer players are
+made afresh at each deal (the server reads it when it rebuilds the table)."""
 
 
 def day_secret(key: bytes, day: dt.date, game: str) -> MatchSecret:

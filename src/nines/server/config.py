@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,6 +78,19 @@ class ServerConfig:
 
     limits: Limits = field(default_factory=Limits)
     """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.guard.limits`)."""
+
+    today: Callable[[], dt.date] = field(default=lambda: dt.datetime.now(dt.UTC).date())
+    """The day (UTC) of the daily challenge: the tests give a fixed one."""
+
+    challenge_key: bytes | None = None
+    """The key each day's challenge deals are drawn from (HMAC-SHA256 with the day and the game); ``None``:
+    each day's secret is drawn at random the first time it is asked for, and kept in the database."""
+
+    challenge_bot: str | None = None
+    """The computer player of every challenge table (``None``: each challenge's own, ``expert``)."""
+
+    rate_matches: bool = True
+    """Rate every finished match at a web table with a person (not casual, not practice, not a challenge)."""
 
     def sqlite_path(self) -> Path | None:
         """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""

@@ -46,7 +46,7 @@ async def list_tables(manager: ManagerDep, guards: GuardsDep, address: AddressDe
     refuse(guards.rates.lobby(address))
     # sent as encoded, not through the framework's encoder (a listing is fifty tables' data; every home page
     # asks for one every few seconds)
-    return Response(orjson.dumps(await manager.listed()), media_type="application/json")
+    return Response(orjson.dumps(await manager.lobby.listed()), media_type="application/json")
 
 
 @functools.cache

@@ -6,21 +6,26 @@ the ones a page makes before its socket opens.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from typing import Any
 
 from fastapi import APIRouter, Header, Request, Response
 
-from ..wire.messages import AgainRequest, Claim, CreateTable, HttpAct, JoinSeat, Seated
+from ..tables.challenges import SECRET_UNTIL_PLAYED
+from ..tables.table import TableError
+from ..wire.messages import AgainRequest, Claim, CreateTable, ErrorCode, HttpAct, JoinSeat, Seated
 from .deps import AddressDep, GuardsDep, ManagerDep, NameCounterDep, StoreDep, refuse
 from .seating import own_name, set_seat_cookie
+from .standing_deps import ChallengesDep, StandingDep
 
 router = APIRouter()
 
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, response: Response, manager: ManagerDep, store: StoreDep,
-                       guards: GuardsDep, address: AddressDep, count_name: NameCounterDep) -> dict[str, Any]:
+                       guards: GuardsDep, address: AddressDep, count_name: NameCounterDep,
+                       standing: StandingDep) -> dict[str, Any]:
 
     def is_live(table_id: str) -> bool:
         table = manager.tables.get(table_id)
@@ -30,6 +35,8 @@ async def create_table(body: CreateTable, request: Request, response: Response, 
     # the name becomes this browser's only if the table is made (a refused request once stored it all the same)
     claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
     seated = await manager.create(body, claim)
+    if body.casual:  # not rated (stored before any move: the match cannot end before it)
+        await asyncio.to_thread(standing.mark_casual, seated.table.id)
     guards.live_tables.add(address, seated.table.id)
     return seated.model_dump(mode="json")
 
@@ -37,7 +44,7 @@ async def create_table(body: CreateTable, request: Request, response: Response, 
 @router.get("/api/tables/{table_id}")
 async def table_info(table_id: str, manager: ManagerDep) -> dict[str, Any]:
     table = await manager.get(table_id)
-    manager.visited(table)
+    manager.seats.visited(table)
     return table.info().model_dump(mode="json")
 
 
@@ -45,7 +52,7 @@ async def table_info(table_id: str, manager: ManagerDep) -> dict[str, Any]:
 async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response, manager: ManagerDep,
                      store: StoreDep, count_name: NameCounterDep) -> dict[str, Any]:
     claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
-    seated = await manager.join(table_id, body, claim)
+    seated = await manager.seats.join(table_id, body, claim)
     assert seated.seat is not None and seated.token is not None
     set_seat_cookie(request, response, table_id, seated.seat, seated.token)
     return seated.model_dump(mode="json")
@@ -65,7 +72,7 @@ async def claim_seat(table_id: str, body: Claim, request: Request, response: Res
 async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> dict[str, Any]:
     """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
     table = await manager.get(table_id)
-    seat = manager.authenticate(table, body.seat, body.token)
+    seat = manager.seats.authenticate(table, body.seat, body.token)
     new, token = await manager.play_again.again(table, seat, body.accept)
     return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
 
@@ -74,13 +81,16 @@ async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> 
 async def table_state(
     table_id: str,
     manager: ManagerDep,
+    challenges: ChallengesDep,
     x_nines_seat: str | None = Header(default=None),
     x_nines_token: str | None = Header(default=None),
 ) -> dict[str, Any]:
     """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
     table = await manager.get(table_id)
-    seat = manager.authenticate(table, x_nines_seat, x_nines_token)
-    manager.visited(table, seat)
+    seat = manager.seats.authenticate(table, x_nines_seat, x_nines_token)
+    if seat is None and await challenges.spectators_refused(table.id):
+        raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)
+    manager.seats.visited(table, seat)
     async with table.lock:
         return table.state_for(seat).model_dump(mode="json")
 
@@ -88,5 +98,5 @@ async def table_state(
 @router.post("/api/tables/{table_id}/actions")
 async def table_act(table_id: str, body: HttpAct, manager: ManagerDep) -> dict[str, Any]:
     table = await manager.get(table_id)
-    seat = manager.authenticate(table, body.seat, body.token)
+    seat = manager.seats.authenticate(table, body.seat, body.token)
     return (await manager.act(table, seat, body.seq, body.action)).model_dump(mode="json")

@@ -1,2 +1,3 @@
-"""What is kept of finished play: records and replays, reviews of finished deals, each person's results.
+"""What finished play leaves: a match's record and each deal's replay (``replay``), reviews of finished
+deals (``review``), each person's results (``results``, counted per game by ``fronts``).
 """

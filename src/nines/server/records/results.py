@@ -11,7 +11,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from ..store.database import DealStat, MatchStat, Store
+from ..store.database import Store
+from ..store.people import DealStat, MatchStat
 from ..tables.table import Table
 from . import fronts
 

@@ -34,7 +34,8 @@ from ...games.contract import Reason
 from ...review import ReviewError, Solvers, review_deal
 from ...review.discards import review_rummy_deal
 from ..logs import log
-from ..store.database import ReviewStat, Store
+from ..store.database import Store
+from ..store.people import ReviewStat
 from ..tables.table import Table, TableError
 from ..wire.messages import ErrorCode
 

@@ -1,4 +1,5 @@
-"""Persistence (SQLAlchemy 2): tables, seats, the action log, people and their statistics.
+"""Persistence (SQLAlchemy 2): tables, seats and the action log (people and statistics: :mod:`.people`;
+the models: :mod:`.schema`).
 
 Event sourcing: a table is stored as its game, options, seed and seats plus the log
 of accepted actions; the state is never stored, it is rebuilt by replaying the log
@@ -12,171 +13,25 @@ async server calls them through :func:`asyncio.to_thread`.
 from __future__ import annotations
 
 import datetime as dt
-import hmac
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    case,
     create_engine,
-    delete,
     event,
-    false,
-    func,
     select,
     update,
 )
 from sqlalchemy.engine import Engine, ExceptionContext
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import sessionmaker
 
-from ..guard.limits import name_key
 from .migrate import upgrade
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class TableRow(Base):
-    __tablename__ = "nines_tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(20))
-    preset: Mapped[str | None] = mapped_column(String(40))
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    # a table is dealt from its secret when it has one (0 is stored here then), else from this seed
-    # (solo practice, and tables stored before secrets existed)
-    seed: Mapped[int] = mapped_column(Integer)
-    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the match secret (hex) of every other table
-    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    hints: Mapped[bool] = mapped_column(Boolean)
-    bot_delay_ms: Mapped[int] = mapped_column(Integer)
-    public: Mapped[bool] = mapped_column(Boolean)
-    invite: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(10), default="playing", index=True)
-    seq: Mapped[int] = mapped_column(Integer, default=0)
-    winners: Mapped[list[str]] = mapped_column(JSON, default=list)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    clock_s: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds a person has per decision
-    away_s: Mapped[int | None] = mapped_column(Integer, nullable=True)  # absence before a stand-in plays
-    stand_in: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the stand-in's strength
-    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)  # play again: the new table
-    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # kept once the match is over
-
-
-class SeatRow(Base):
-    __tablename__ = "nines_seats"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("nines_tables.id"), primary_key=True)
-    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
-    position: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))  # human, bot, open
-    bot: Mapped[str | None] = mapped_column(String(40))
-    person: Mapped[str | None] = mapped_column(String(40), index=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64))
-    claim_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a one-time claim of this seat
-
-
-class ActionRow(Base):
-    __tablename__ = "nines_actions"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("nines_tables.id"), primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first action
-    seat: Mapped[str] = mapped_column(String(4))  # the seat that acted (a dummy, say)
-    by: Mapped[str] = mapped_column(String(4))  # the seat whose player decided
-    action: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # decided by a stand-in for the person
-
-
-class PersonRow(Base):
-    __tablename__ = "nines_people"
-
-    name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the browser that owns the name
-    # the name's normalized form (limits.name_key): "Alice" and fullwidth "Alice" cannot both be owned
-    name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
-
-
-class NameDeviceRow(Base):
-    """Another browser that holds a name (besides the first, ``PersonRow.secret_hash``): taken there with a
-    one-time code, or signed in with a passkey.  Each has its own secret; only its hash is kept."""
-
-    __tablename__ = "nines_name_devices"
-
-    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), index=True)
-    how: Mapped[str] = mapped_column(String(10))  # "code" or "passkey"
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-
-
-DEVICES_PER_NAME = 20
-"""Other browsers one name may be held by at once; taking it to one more lets the oldest go."""
-
-
-class DealStatRow(Base):
-    """One person's result in one finished deal (derived from the log, kept for the statistics page)."""
-
-    __tablename__ = "nines_deal_stats"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
-    person: Mapped[str] = mapped_column(String(40), index=True)
-    game: Mapped[str] = mapped_column(String(20))
-    won: Mapped[bool] = mapped_column(Boolean)
-    tricks: Mapped[int | None] = mapped_column(Integer)
-    target: Mapped[int | None] = mapped_column(Integer)
-    exchanged: Mapped[bool | None] = mapped_column(Boolean)
-    declared: Mapped[bool | None] = mapped_column(Boolean)
-    points: Mapped[int | None] = mapped_column(Integer)
-    stand_in: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # decisions a stand-in made for the person
-
-
-class ReviewStatRow(Base):
-    """One person's cards in one reviewed deal: how many they chose, how many cost tricks, the tricks lost."""
-
-    __tablename__ = "nines_review_stats"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
-    person: Mapped[str] = mapped_column(String(40), index=True)
-    game: Mapped[str] = mapped_column(String(20))
-    cards: Mapped[int] = mapped_column(Integer)
-    errors: Mapped[int] = mapped_column(Integer)
-    lost: Mapped[int] = mapped_column(Integer)
-    unscored: Mapped[int] = mapped_column(Integer)
-    reviewed_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-
-
-class MatchStatRow(Base):
-    __tablename__ = "nines_match_stats"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
-    person: Mapped[str] = mapped_column(String(40), index=True)
-    game: Mapped[str] = mapped_column(String(20))
-    won: Mapped[bool] = mapped_column(Boolean)
-
+from .people import PeopleStore
+from .schema import ActionRow, SeatRow, TableRow, _now
 
 # -- plain values handed to the rest of the server ----------------------------------
 
@@ -228,46 +83,6 @@ class StoredTable:
     """Solo practice: a chosen seed, no other person at the table, left out of statistics."""
     record: dict[str, Any] | None = None
     """The record of a finished match, stored when it ended (served as is, never replayed per request)."""
-
-
-@dataclass(frozen=True)
-class DealStat:
-    table_id: str
-    deal: int
-    seat: str
-    person: str
-    game: str
-    won: bool
-    tricks: int | None = None
-    target: int | None = None
-    exchanged: bool | None = None
-    declared: bool | None = None
-    points: int | None = None
-    stand_in: int = 0
-
-
-@dataclass(frozen=True)
-class ReviewStat:
-    """A person's cards in a reviewed deal (:mod:`nines.review`): chosen, costly, tricks lost, unscored."""
-
-    table_id: str
-    deal: int
-    seat: str
-    person: str
-    game: str
-    cards: int
-    errors: int
-    lost: int
-    unscored: int = 0
-
-
-@dataclass(frozen=True)
-class MatchStat:
-    table_id: str
-    seat: str
-    person: str
-    game: str
-    won: bool
 
 
 class StoreUnavailable(Exception):
@@ -323,8 +138,9 @@ class _MovesSQL:
         return inserted, updated
 
 
-class Store:
-    """The database behind the server."""
+class Store(PeopleStore):
+    """The database behind the server: the tables and their moves here, people and their statistics in
+    :class:`~nines.server.store.people.PeopleStore`."""
 
     def __init__(self, url: str) -> None:
         if url.startswith(("postgresql://", "postgres://")):
@@ -579,204 +395,6 @@ class Store:
         with self._session.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(bot_delay_ms=delay_ms))
 
-    # -- people and statistics ---------------------------------------------------
-
-    def touch_person(self, name: str) -> None:
-        """Remember a name (or that it was seen again); two requests at once for a new name are fine."""
-        with self._session.begin() as session:
-            updated = session.execute(update(PersonRow).where(PersonRow.name == name).values(last_seen=_now()))
-            if updated.rowcount:  # type: ignore[attr-defined]
-                return
-        try:
-            with self._session.begin() as session:
-                session.add(PersonRow(name=name, name_key=name_key(name)))
-        except IntegrityError:
-            pass  # someone else stored it (or a name that normalizes the same) a moment ago
-
-    def own_name(self, name: str, secret_hash: str | None, new_name: Callable[[], None] | None = None) -> bool:
-        """May the browser holding this secret use the name?  The first browser to use a name owns it
-        (its secret is stored); after that only that browser may.  Returns False for anyone else.
-        ``new_name`` is called just before a name new to the database is added, and may refuse it by raising
-        (nothing is stored then): the server counts new names per address."""
-        with self._session.begin() as session:
-            row = session.get(PersonRow, name)
-            if row is None:
-                if secret_hash is None:
-                    return False
-                key = name_key(name)
-                if session.scalar(select(PersonRow.name).where(PersonRow.name_key == key)) is not None:
-                    return False  # a name that normalizes the same ("alice" for "Alice") is someone else's
-                if new_name is not None:
-                    new_name()
-                session.add(PersonRow(name=name, secret_hash=secret_hash, name_key=key))
-                try:
-                    session.flush()
-                except IntegrityError:
-                    return False  # another browser took it at the same moment
-                return True
-            if row.secret_hash is None:  # a name from before names were owned: the first to come back owns it
-                if secret_hash is None:
-                    return False
-                row.secret_hash = secret_hash
-                return True
-            return _holds(session, row, secret_hash)
-
-    def holds_name(self, name: str, secret_hash: str | None) -> bool:
-        """Does the browser holding this secret hold the name (the first browser, or one it was taken to)?"""
-        if secret_hash is None:
-            return False
-        with self._session() as session:
-            row = session.get(PersonRow, name)
-            return row is not None and row.secret_hash is not None and _holds(session, row, secret_hash)
-
-    def add_device(self, session: Any, name: str, secret_hash: str, how: str, now: dt.datetime) -> None:
-        """One more browser holds ``name`` (in the caller's transaction); past :data:`DEVICES_PER_NAME`, the
-        oldest other browser lets it go (the first browser never does)."""
-        session.add(NameDeviceRow(secret_hash=secret_hash, name=name, how=how, created_at=now))
-        session.flush()
-        newest_first = session.scalars(select(NameDeviceRow.secret_hash).where(NameDeviceRow.name == name).order_by(
-            NameDeviceRow.created_at.desc(), NameDeviceRow.secret_hash)).all()
-        old = list(newest_first[DEVICES_PER_NAME:])
-        if old:
-            session.execute(delete(NameDeviceRow).where(NameDeviceRow.secret_hash.in_(old)))
-
-    def person_exists(self, name: str) -> bool:
-        with self._session() as session:
-            return session.get(PersonRow, name) is not None
-
-    def add_deal_stats(self, stats: Iterable[DealStat]) -> int:
-        """Store deal results not stored yet (derived data: storing twice is harmless)."""
-        added = 0
-        with self._session.begin() as session:
-            for s in stats:
-                if session.get(DealStatRow, (s.table_id, s.deal, s.seat)) is not None:
-                    continue
-                session.add(DealStatRow(**s.__dict__))
-                added += 1
-        return added
-
-    def add_match_stats(self, stats: Iterable[MatchStat]) -> int:
-        added = 0
-        with self._session.begin() as session:
-            for s in stats:
-                if session.get(MatchStatRow, (s.table_id, s.seat)) is not None:
-                    continue
-                session.add(MatchStatRow(**s.__dict__))
-                added += 1
-        return added
-
-    def person_stats(self, name: str) -> dict[str, dict[str, Any]]:
-        """Per game: matches and deals played and won, tricks against target, exchange and declare rates."""
-        out: dict[str, dict[str, Any]] = {}
-        with self._session() as session:
-            deal_rows = session.execute(
-                select(
-                    DealStatRow.game,
-                    func.count(),
-                    func.sum(_as_int(DealStatRow.won)),
-                    func.avg(DealStatRow.tricks),
-                    func.avg(DealStatRow.target),
-                    func.avg(DealStatRow.tricks - DealStatRow.target),
-                    func.count(DealStatRow.exchanged),
-                    func.sum(_as_int(DealStatRow.exchanged)),
-                    func.count(DealStatRow.declared),
-                    func.sum(_as_int(DealStatRow.declared)),
-                    func.avg(DealStatRow.points),
-                )
-                # a deal in which a stand-in decided for the person is not their play: counted apart below
-                .where(DealStatRow.person == name, DealStatRow.stand_in == 0)
-                .group_by(DealStatRow.game)
-            ).all()
-            for game, n, won, tricks, target, margin, n_ex, ex, n_decl, decl, points in deal_rows:
-                out[game] = {
-                    "deals": int(n),
-                    "deals_won": int(won or 0),
-                    "average_tricks": _round(tricks),
-                    "average_target": _round(target),
-                    "average_margin": _round(margin),
-                    "exchange_rate": _rate(ex, n_ex),
-                    "declare_rate": _rate(decl, n_decl),
-                    "average_points": _round(points),
-                    "matches": 0,
-                    "matches_won": 0,
-                    "deals_stood_in": 0,
-                    "stand_in_decisions": 0,
-                }
-            stood_in = session.execute(
-                select(DealStatRow.game, func.count(), func.sum(DealStatRow.stand_in))
-                .where(DealStatRow.person == name, DealStatRow.stand_in > 0)
-                .group_by(DealStatRow.game)
-            ).all()
-            for game, n, decisions in stood_in:
-                entry = out.setdefault(game, _empty_stats())
-                entry["deals_stood_in"] = int(n)
-                entry["stand_in_decisions"] = int(decisions or 0)
-            match_rows = session.execute(
-                select(MatchStatRow.game, func.count(), func.sum(_as_int(MatchStatRow.won)))
-                .where(MatchStatRow.person == name)
-                .group_by(MatchStatRow.game)
-            ).all()
-            for game, n, won in match_rows:
-                entry = out.setdefault(game, _empty_stats())
-                entry["matches"] = int(n)
-                entry["matches_won"] = int(won or 0)
-        # the review (nines.review): tricks lost per deal to costly cards, over time
-        reviewed = self.person_review_stats(name)
-        for game, entry in out.items():
-            entry["review"] = reviewed.get(game)
-        return out
-
-    def add_review_stats(self, stats: Iterable[ReviewStat]) -> int:
-        """Store reviewed deals not stored yet (derived data: storing twice is harmless)."""
-        added = 0
-        with self._session.begin() as session:
-            for stat in stats:
-                if session.get(ReviewStatRow, (stat.table_id, stat.deal, stat.seat)) is None:
-                    session.add(ReviewStatRow(**stat.__dict__))
-                    added += 1
-        return added
-
-    def person_review_stats(self, name: str, days: int = 30) -> dict[str, dict[str, Any]]:
-        """Per game: reviewed deals, average tricks lost per deal to costly cards, and the same day by day
-        (the last ``days`` days with a reviewed deal, oldest first)."""
-        out: dict[str, dict[str, Any]] = {}
-        with self._session() as session:
-            rows = session.execute(
-                select(ReviewStatRow.game, ReviewStatRow.reviewed_at, ReviewStatRow.lost, ReviewStatRow.errors, ReviewStatRow.cards)
-                .where(ReviewStatRow.person == name)
-                .order_by(ReviewStatRow.reviewed_at)
-            ).all()
-        for game, when, lost, errors, cards in rows:
-            entry = out.setdefault(game, {"deals": 0, "lost": 0, "errors": 0, "cards": 0, "days": {}})
-            entry["deals"] += 1
-            entry["lost"] += lost
-            entry["errors"] += errors
-            entry["cards"] += cards
-            day = entry["days"].setdefault(when.date().isoformat(), [0, 0])
-            day[0] += 1
-            day[1] += lost
-        return {
-            game: {
-                "deals": e["deals"],
-                "average_lost": _round(e["lost"] / e["deals"]),
-                "costly_cards_per_deal": _round(e["errors"] / e["deals"]),
-                "by_day": [
-                    {"day": day, "deals": n, "average_lost": _round(lost / n)} for day, (n, lost) in list(e["days"].items())[-days:]
-                ],
-            }
-            for game, e in out.items()
-        }
-
-    def people(self, limit: int = 100) -> list[str]:
-        with self._session() as session:
-            return list(session.scalars(select(PersonRow.name).order_by(PersonRow.last_seen.desc()).limit(limit)))
-
-
-def _empty_stats() -> dict[str, Any]:
-    return {"deals": 0, "deals_won": 0, "average_tricks": None, "average_target": None,
-            "average_margin": None, "exchange_rate": None, "declare_rate": None, "average_points": None,
-            "matches": 0, "matches_won": 0, "deals_stood_in": 0, "stand_in_decisions": 0}
-
 
 def _seat(row: SeatRow) -> StoredSeat:
     return StoredSeat(row.seat, row.kind, row.bot, row.person, row.token_hash, row.claim_hash)
@@ -814,18 +432,6 @@ def _table(row: TableRow, seats: Sequence[SeatRow], actions: list[StoredAction])
     )
 
 
-def _as_int(column: Any) -> Any:
-    return case((column.is_(True), 1), else_=0)
-
-
-def _round(value: Any) -> float | None:
-    return None if value is None else round(float(value), 2)
-
-
-def _rate(count: Any, total: Any) -> float | None:
-    return None if not total else round(float(count or 0) / float(total), 3)
-
-
 def _unavailable(context: ExceptionContext) -> BaseException | None:
     """A database that cannot be reached raises :class:`StoreUnavailable`, a refusal callers can name;
     other errors (a broken rule of the schema, a bug) stay what they are."""
@@ -837,17 +443,6 @@ def _unavailable(context: ExceptionContext) -> BaseException | None:
     return None
 
 
-def _holds(session: Any, row: PersonRow, secret_hash: str | None) -> bool:
-    """The secret is the name's first browser's, or another browser's it was taken to."""
-    if secret_hash is None or row.secret_hash is None:
-        return False
-    if hmac.compare_digest(row.secret_hash, secret_hash):
-        return True
-    # looked up by its hash (the key): a secret that is not a device's finds nothing
-    device = session.get(NameDeviceRow, secret_hash)
-    return device is not None and device.name == row.name
-
-
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -856,8 +451,3 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
-
-# the ratings' and the daily challenge's tables, and those that take a name to another browser (codes,
-# passkeys), are part of the schema (Base.metadata) wherever the store is
-from . import names as _names  # noqa: E402, F401
-from . import standing as _standing  # noqa: E402, F401

@@ -3,7 +3,9 @@
 * ``nines_name_codes``: a code the name's browser asked for (its hash), until it expires or is used.
 * ``nines_passkeys``: a passkey registered for a name: its credential id, public key (COSE) and sign count.
 * ``nines_passkey_challenges``: a challenge handed to a browser for one registration or sign-in, taken once.
-* ``nines_name_devices`` (:class:`~nines.server.store.database.NameDeviceRow`): each browser a name was taken to.
+* ``nines_name_devices``: each browser a name was taken to (:meth:`~nines.server.store.people.PeopleStore.add_device`).
+
+The rows are :mod:`.schema`'s.
 
 Every time is given by the caller (the server's clock, a test's): nothing here reads the time.  The methods are
 synchronous, like :class:`~nines.server.store.Store`'s; the server calls them in threads.
@@ -16,46 +18,13 @@ import hashlib
 from dataclasses import dataclass
 from enum import Enum
 
-from sqlalchemy import BigInteger, DateTime, LargeBinary, String, Text, delete, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
-from .database import Base, PersonRow, Store
+from .database import Store
+from .schema import NameCodeRow, PasskeyChallengeRow, PasskeyRow, PersonRow
 
 __all__ = ["CodeTaken", "NameKeys", "StoredPasskey", "TakenCode"]
-
-
-class NameCodeRow(Base):
-    __tablename__ = "nines_name_codes"
-
-    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), index=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    expires_at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
-    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
-
-
-class PasskeyRow(Base):
-    __tablename__ = "nines_passkeys"
-
-    # the credential id can be up to 1023 bytes: kept whole in ``credential_id``, looked up by its hash
-    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    credential_id: Mapped[str] = mapped_column(Text)  # base64url
-    name: Mapped[str] = mapped_column(String(40), index=True)
-    public_key: Mapped[bytes] = mapped_column(LargeBinary)
-    sign_count: Mapped[int] = mapped_column(BigInteger)  # an unsigned 32-bit count
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
-    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
-
-
-class PasskeyChallengeRow(Base):
-    __tablename__ = "nines_passkey_challenges"
-
-    ticket: Mapped[str] = mapped_column(String(64), primary_key=True)  # the hash of what the browser holds
-    purpose: Mapped[str] = mapped_column(String(10))  # "register" or "sign_in"
-    name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the name a passkey is registered for
-    challenge: Mapped[str] = mapped_column(String(128))  # base64url
-    expires_at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
 
 
 class CodeTaken(Enum):

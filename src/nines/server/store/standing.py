@@ -12,68 +12,26 @@ The methods are synchronous, like :class:`~nines.server.store.Store`'s; the serv
 from __future__ import annotations
 
 import datetime as dt
+import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, Integer, String, false, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
 from ...ratings import Skill
-from .database import Base, Store
+from .database import Store
+from .schema import (
+    CasualTableRow,
+    ChallengeDayRow,
+    ChallengeEntryRow,
+    PersonRow,
+    RatingHistoryRow,
+    RatingRow,
+    _now,
+)
 
 __all__ = ["ChallengeEntry", "RatingChange", "Standing"]
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
-class RatingRow(Base):
-    __tablename__ = "nines_ratings"
-
-    game: Mapped[str] = mapped_column(String(20), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    computer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    matches: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-
-
-class RatingHistoryRow(Base):
-    __tablename__ = "nines_rating_history"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
-    game: Mapped[str] = mapped_column(String(20))
-    mu_before: Mapped[float] = mapped_column(Float)
-    sigma_before: Mapped[float] = mapped_column(Float)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    rated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-
-
-class ChallengeDayRow(Base):
-    __tablename__ = "nines_challenge_days"
-
-    day: Mapped[str] = mapped_column(String(10), primary_key=True)  # ISO date, UTC
-    game: Mapped[str] = mapped_column(String(20), primary_key=True)
-    secret: Mapped[str] = mapped_column(String(64))
-
-
-class ChallengeEntryRow(Base):
-    __tablename__ = "nines_challenge_entries"
-
-    day: Mapped[str] = mapped_column(String(10), primary_key=True)
-    game: Mapped[str] = mapped_column(String(20), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
-    table_id: Mapped[str] = mapped_column(String(32), unique=True)
-    seat: Mapped[str] = mapped_column(String(4))
-    results: Mapped[list[float]] = mapped_column(JSON, default=list)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
-    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -137,6 +95,23 @@ class Standing:
         except IntegrityError:
             return False
         return True
+
+    def mark_casual(self, table_id: str) -> None:
+        try:
+            with self._session.begin() as session:
+                session.add(CasualTableRow(table_id=table_id))
+        except IntegrityError:
+            pass
+
+    def is_casual(self, table_id: str) -> bool:
+        with self._session() as session:
+            return session.get(CasualTableRow, table_id) is not None
+
+    def owns_name(self, name: str, secret_hash: str) -> bool:
+        """Does this secret's browser own the name (read only: nothing is claimed)?"""
+        with self._session() as session:
+            row = session.get(PersonRow, name)
+            return row is not None and row.secret_hash is not None and hmac.compare_digest(row.secret_hash, secret_hash)
 
     def board(self, game: str) -> list[tuple[str, Skill, bool]]:
         with self._session() as session:

@@ -13,6 +13,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from ...challenge import CHALLENGE_PRESET
 from ...games.contract import Reason, options_to_dict
 from ...randomness import MatchSecret
 from ..logs import log
@@ -22,7 +23,7 @@ from .claims import taken_message
 from .table import Table, TableError, hash_token
 
 if TYPE_CHECKING:
-    from .manager import TableManager
+    from .protocols import Tables
 
 __all__ = ["DECLINES_KEPT", "PlayAgain"]
 
@@ -32,7 +33,7 @@ DECLINES_KEPT = 10_000  # answers "no" to play again, remembered for the most re
 class PlayAgain:
     """The next match of each finished table of one manager, and who answered what."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: Tables) -> None:
         self.manager = manager
         self.declined: dict[str, dict[str, str]] = {}  # finished table -> seats that declined to play again
 
@@ -44,6 +45,9 @@ class PlayAgain:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.again_players", "the people who played the match are asked to play again"))
         if not table.state.is_over:
             raise TableError(ErrorCode.WAITING, Reason("server.again_waiting", "play again opens when this match is over"))
+        if table.preset == CHALLENGE_PRESET:
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.again_challenge", "the daily challenge is played once a day; "
+                                                         "tomorrow brings new deals"))
         async with table.lock:
             if table.next_table is None:
                 table.next_table = await asyncio.to_thread(self.manager.store.next_table_of, table.id)

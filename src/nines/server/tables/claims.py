@@ -18,7 +18,7 @@ from ..wire.messages import DeviceLinkMessage, ErrorCode
 from .table import Table, TableError, hash_token
 
 if TYPE_CHECKING:
-    from .manager import TableManager
+    from .protocols import Tables
 
 __all__ = ["Claims", "claim_url", "own_token", "taken_message"]
 
@@ -26,7 +26,7 @@ __all__ = ["Claims", "claim_url", "own_token", "taken_message"]
 class Claims:
     """Spends claims and makes claim links for the tables of one manager."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: Tables) -> None:
         self.manager = manager
 
     async def claim(self, table_id: str, claim: str) -> tuple[Table, str, str]:

@@ -32,7 +32,7 @@ from ...bots import Player
 from ..logs import log
 
 if TYPE_CHECKING:
-    from .manager import TableManager
+    from .protocols import Tables
     from .table import Table
 
 CLAIM_TTL_S = 20
@@ -101,7 +101,7 @@ def next_step(table: Table, now: float) -> Step:
 class TableDriver:
     """The task that moves one table along (see the module's docstring)."""
 
-    def __init__(self, manager: TableManager, table: Table) -> None:
+    def __init__(self, manager: Tables, table: Table) -> None:
         self.manager = manager
         # held weakly: the table holds its driver, and a driver holding its table made a reference cycle, so a
         # finished table that left memory waited for a full collection, which a serving process makes only

@@ -18,7 +18,7 @@ from ..wire.messages import ErrorCode, HintMessage
 from .table import Table, TableError
 
 if TYPE_CHECKING:
-    from .manager import TableManager
+    from .protocols import Tables
 
 __all__ = ["Hints"]
 
@@ -26,7 +26,7 @@ __all__ = ["Hints"]
 class Hints:
     """The hints of one manager's tables."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: Tables) -> None:
         self.manager = manager
         self.desk = HintDesk(manager.config.limits.hint_cache)
         self._players: dict[str, tuple[str, Player] | None] = {}

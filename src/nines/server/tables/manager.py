@@ -1,14 +1,11 @@
-"""The tables of one server process: made, found, rebuilt, moved along and forgotten.
+"""The tables of one server process: made, found, loaded (rebuilt from their logs) and forgotten.
 
-The server is authoritative.  Every move goes through :meth:`TableManager.act` under
-the table's lock: the sequence number is checked (stale or repeated messages are
-refused), the rules check the action for the sender's seat, the action is stored,
-and only then applied and acknowledged.  After every change each socket receives the
-view of its own seat (a spectator, the view of no seat).
-
-A table itself is :mod:`nines.server.tables.table`; the manager's other duties have modules of their
-own: one-time seat links (:mod:`~nines.server.tables.claims`), play again (:mod:`~nines.server.tables.again`),
-hints (:mod:`~nines.server.tables.hints`) and each person's results (:mod:`~nines.server.records.results`).
+The manager holds every table in memory and hands each helper itself (as :class:`~.protocols.Tables`):
+moves (:mod:`~nines.server.tables.moves`), other processes' changes (:mod:`~nines.server.tables.following`),
+seats and sockets (:mod:`~nines.server.tables.seats`), the lobby's listing (:mod:`~nines.server.tables.lobby`),
+one-time seat links (:mod:`~nines.server.tables.claims`), play again (:mod:`~nines.server.tables.again`),
+hints (:mod:`~nines.server.tables.hints`); each live table has one driver (:mod:`~nines.server.tables.driver`).
+A table itself is :mod:`nines.server.tables.table`.
 """
 
 from __future__ import annotations
@@ -16,49 +13,45 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import hmac
 import secrets
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
-from typing import Any, Protocol, TypeVar
-
-from pydantic import BaseModel
+from typing import Any, TypeVar
 
 from ...bots import Player, players_for
+from ...challenge import CHALLENGE_PRESET, CHALLENGES, DealSeeded
 from ...games import GameSpec, UnknownGame, computers_alone, get_game
-from ...games.contract import MatchOver, OutOfTurn, Reason, RulesError, options_to_dict
+from ...games.contract import Reason, RulesError, options_to_dict
 from ...randomness import DealSource, MatchSecret
 from ..config import ServerConfig
 from ..guard.limits import valid_table_id
 from ..logs import log
-from ..records.results import Due, count_results, results_due, write_results
+from ..records.results import count_results
 from ..store.database import (
-    SeatTaken,
-    SeqConflict,
     Store,
-    StoredAction,
     StoredSeat,
     StoredTable,
-    StoreUnavailable,
 )
 from ..store.journal import MoveJournal, writers_for
 from ..wire.messages import (
     AckMessage,
     CreateTable,
     ErrorCode,
-    JoinSeat,
     LastAction,
     Seated,
 )
-from ..wire.pubsub import Broker, TableEvent
+from ..wire.pubsub import Broker
 from .again import PlayAgain
-from .claims import Claims, claim_url, own_token, taken_message
+from .claims import Claims, claim_url
 from .driver import TableDriver
+from .following import Following
 from .hints import Hints
+from .lobby import Lobby
+from .moves import Acknowledges, Moves
+from .seats import Seats
 from .table import Connection, Seat, Table, TableError, hash_token, seat_player, utcnow
 from .thinking import Thinking
 
@@ -69,25 +62,6 @@ FINISHED_KEPT = 64
 
 REBUILD_THREADS = 2
 """Threads rebuilding tables from their logs (a restart's tables, finished tables no longer kept)."""
-
-
-class Acknowledges(Protocol):
-    """Where a person's move is acknowledged: the socket that sent it (:class:`~nines.server.wire.sockets.SocketConnection`)."""
-
-    def send(self, message: BaseModel) -> None: ...
-
-    async def reply(self, message: BaseModel) -> None: ...
-
-    async def flush(self) -> None: ...
-
-
-class _Early:
-    """What of a person's move was done in the round its commit was answered (:meth:`TableManager._stored_now`)."""
-
-    __slots__ = ("acknowledged", "applied", "shown")
-
-    def __init__(self) -> None:
-        self.applied = self.shown = self.acknowledged = False
 
 
 class TableManager:
@@ -120,19 +94,22 @@ class TableManager:
         self._watchdog: asyncio.Task[None] | None = None
         self.action_listeners: list[Callable[[Table], None]] = []
         """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
-        self._results_writing: set[asyncio.Task[None]] = set()  # people's statistics being written (_write_results)
+        self.moves = Moves(self)  # every move: a person's, a computer player's
+        self.following = Following(self)  # other processes' changes followed, this one's published
+        self.seats = Seats(self)  # seats taken, tokens checked, sockets attached and detached
+        self.lobby = Lobby(self)  # the public tables, as the lobby lists them
 
     # -- life cycle -------------------------------------------------------------------
 
     async def start(self) -> None:
         """Rebuild every unfinished table that is not closed for idleness, and set its driver going."""
-        ids = await asyncio.to_thread(self.store.unfinished_table_ids, self._active_since())
+        ids = await asyncio.to_thread(self.store.unfinished_table_ids, self.active_since())
         for table_id in ids:
             try:
                 await self.get(table_id)
             except TableError:
                 continue
-        await self.broker.start(self._on_remote, self._follow_all)
+        await self.broker.start(self.following.on_remote, self.following.follow_all)
         self._watchdog = asyncio.create_task(self._watch(), name="tables-watchdog")
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
@@ -155,7 +132,7 @@ class TableManager:
         """A computer player's decision (or a hint): in the manager's own threads, or at once when quick."""
         return await self.thinking.decide(decide, view)
 
-    def _active_since(self) -> dt.datetime:
+    def active_since(self) -> dt.datetime:
         return utcnow() - dt.timedelta(seconds=self.config.idle_close_s)
 
     def ensure_driver(self, table: Table) -> None:
@@ -270,6 +247,8 @@ class TableManager:
             spec = get_game(stored.game)
             options = spec.options_from_record(stored.options)
             state = spec.new_match(options, _deal_source(stored))
+            if stored.preset == CHALLENGE_PRESET:  # the daily challenge: its match ends after its deals
+                state.deal_limit = CHALLENGES[spec.id].deals
             for action in stored.actions:
                 state.apply(state.parse_action(action.action), by=action.by)
         except (UnknownGame, RulesError) as error:
@@ -327,45 +306,14 @@ class TableManager:
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
+        if table.preset == CHALLENGE_PRESET and isinstance(table.source, MatchSecret):
+            # the daily challenge: made afresh at each deal from (day, game, deal, seat), for duplicate fairness
+            return DealSeeded(name, table.spec.id, table.source, seat)
         return seat_player(table, seat, name)
 
-    async def listed(self) -> list[dict[str, Any]]:
-        """Public tables still being played and not closed for idleness, most recently active first, as the
-        lobby's JSON data (from the database: listing never loads or replays a table).  Built as plain data,
-        like the messages' table info (the models' validation and dumps were most of a listing's 22 ms);
-        a test holds each entry equal to its model's dump."""
-        stored = await asyncio.to_thread(self.store.listed_tables, self._active_since())
-        listed = []
-        for row in stored:
-            live = self.tables.get(row.id)
-            if live is not None:
-                info = live.info_body()
-                invite = live.invite
-            else:
-                try:
-                    spec = get_game(row.game)
-                except UnknownGame:
-                    continue
-                info = self._paused_info(row, spec.id, spec.title)
-                invite = row.invite
-            listed.append({**info, "invite": invite if info["status"] == "waiting" else None})
-        return listed
 
-    def _paused_info(self, row: StoredTable, game: str, title: str) -> dict[str, Any]:
-        """A table not in memory as :class:`TableInfo`'s JSON data: nobody is connected to it, nothing moves."""
-        moved = row.updated_at or row.created_at
-        return {
-            "id": row.id, "game": game, "title": title, "preset": row.preset, "options": row.options,
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.person if s.kind == "human" else s.bot, "bot": s.bot,
-                       "connected": s.kind == "bot", "stand_in": False} for s in row.seats],
-            "seq": row.seq, "status": "waiting" if any(s.kind == "open" for s in row.seats) else "playing",
-            "hints": row.hints, "bot_delay_ms": row.bot_delay_ms, "public": row.public,
-            "created_at": row.created_at.replace(microsecond=0).isoformat() + "Z", "winners": list(row.winners),
-            "clock_s": row.clock_s, "away_s": row.away_s or self.config.away_s, "clock": None, "paused": True,
-            "moved_ago_s": max(0, int((utcnow() - moved).total_seconds())), "again": None, "practice": row.practice,
-        }
 
-    # -- creating and joining ----------------------------------------------------------
+    # -- creating ----------------------------------------------------------
 
     async def create(self, request: CreateTable, claim_name: Callable[[], Awaitable[None]] | None = None) -> Seated:
         """A new table as asked for; ``claim_name`` (the creator's name made theirs) is awaited once the request
@@ -470,369 +418,36 @@ class TableManager:
         self.ensure_driver(table)
         return table
 
-    async def join(self, table_id: str, request: JoinSeat, claim_name: Callable[[], Awaitable[None]] | None = None) -> Seated:
-        """Take an open seat by the table's invitation; ``claim_name`` (the person's name made theirs) is awaited
-        once the invitation, the match and the seat are known to be good (a join refused for any of them once
-        stored the name all the same)."""
-        table = await self.get(table_id)
-        if not hmac.compare_digest(request.invite.encode(), table.invite.encode()):  # bytes: any text compares
-            raise TableError(ErrorCode.FORBIDDEN, Reason("server.invite_invalid", "this invitation is not valid for this table"))
-        if table.state.is_over:
-            raise TableError(ErrorCode.MATCH_OVER, Reason("server.seats_closed", "this match is over: its seats can no longer be "
-                                                          "taken (you can watch its replay)"))
-        if request.seat not in table.seats:  # a table's seats never change, only who holds them
-            raise TableError(ErrorCode.NOT_FOUND, Reason("server.no_seat", f"there is no seat {request.seat}; the seats are "
-                                                         f"{' '.join(table.seats)}", seat=request.seat, seats=list(table.seats)))
-        if claim_name is not None:
-            await claim_name()
-        token = secrets.token_urlsafe(24)
-        async with table.lock:
-            seat = table.seats[request.seat]
-            try:
-                await asyncio.to_thread(self.store.take_seat, table.id, request.seat, hash_token(token), request.name)
-            except SeatTaken:
-                self.set_seats(table, await asyncio.to_thread(self.store.seats_of, table.id))
-                raise TableError(ErrorCode.CONFLICT, taken_message(table, request.seat)) from None
-            seat.kind, seat.person, seat.token_hash = "human", request.name, hash_token(token)
-            table.seen_at[request.seat] = time.monotonic()
-            table.turn_changed()  # the match may start now: the clock starts with it
-            table.broadcast()
-        if request.name:
-            await asyncio.to_thread(self.store.touch_person, request.name)
-        log.info("seat.taken", table=table.id, seat=request.seat)
-        await self.publish(table, "seats")
-        return Seated(table=table.info(), seat=request.seat, token=token, invite=table.invite)
-
-    def authenticate(self, table: Table, seat: str | None, token: str | None) -> str | None:
-        """The seat a token holds (``None``, a spectator, when no seat is asked for)."""
-        if seat is None:
-            return None
-        held = table.seats.get(seat)
-        if held is None or held.kind != "human" or held.token_hash is None or token is None:
-            raise TableError(ErrorCode.FORBIDDEN, own_token(seat))
-        if not hmac.compare_digest(held.token_hash.encode(), hash_token(token).encode()):
-            raise TableError(ErrorCode.FORBIDDEN, own_token(seat))
-        return seat
-
-    def seat_of_cookie(self, table: Table, cookie: str | None) -> str | None:
-        """The seat a browser's seat cookie (``seat.token``) holds; ``None`` (a spectator) if none is
-        valid: an address copied to another browser, or a seat since moved to another device."""
-        if not cookie or "." not in cookie:
-            return None
-        seat, token = cookie.split(".", 1)
-        try:
-            return self.authenticate(table, seat, token)
-        except TableError:
-            return None
-
-    # -- sockets and visits ------------------------------------------------------------
-
-    async def attach(self, table: Table, connection: Connection) -> None:
-        async with table.lock:
-            with contextlib.suppress(StoreUnavailable):  # shown as it is known here; followed when the store is back
-                await self._catch_up(table)  # events from other processes may have been lost (pub/sub outage)
-            table.connections.add(connection)
-            table.active_at = time.monotonic()
-            if connection.seat is None:
-                table.send_whole(connection)
-            else:
-                table.send_whole(connection)
-                table.broadcast()  # everyone sees the seat is connected (and no longer stood in)
-        table.wake.set()
-        self.ensure_driver(table)
-
-    async def detach(self, table: Table, connection: Connection) -> None:
-        async with table.lock:
-            table.connections.discard(connection)
-            table.shown.forget(connection)
-            now = time.monotonic()
-            table.active_at = now
-            if connection.seat is not None:
-                table.seen_at[connection.seat] = now  # gone from now: the grace period starts
-                if not self.closing:
-                    table.broadcast()
-        table.wake.set()
-        self.forget_if_done(table)
-
-    def visited(self, table: Table, seat: str | None = None) -> None:
-        """Someone asked for the table over HTTP: it counts as watched for a while (a seat's person, as here)."""
-        now = time.monotonic()
-        table.watched_until = max(table.watched_until, now + self.config.watch_grace_s)
-        table.active_at = now
-        if seat is not None:
-            table.seen_at[seat] = now
-        table.wake.set()
-        self.ensure_driver(table)
-
-    # -- moves -------------------------------------------------------------------------
+    # -- what the helpers do, asked of the manager -------------------------------------
 
     async def act(self, table: Table, seat: str | None, seq: int, text: str,
                   acknowledge: Acknowledges | None = None) -> AckMessage:
-        """Validate, store, apply and acknowledge one move by ``seat``; the state is unchanged if refused.
-
-        Checked and handed to the journal in the caller's own task (people first: no round of the event
-        loop between the person's message and its place in the next commit); from there on the move runs
-        to its end in a task of its own, which holds the table's lock until the move is applied and shown
-        (a caller that gives up, a socket closing mid-move, never cuts a move in half), then calls
-        ``acknowledge`` (the socket's answer, written at once rather than when the caller's task is woken).
-        """
-        if seat is None:
-            raise TableError(ErrorCode.FORBIDDEN, Reason("server.spectator", "spectators watch; to play, take a seat with an invitation"))
-        if table.lock.locked():  # a computer player's move (every seat acts at once in an exchange): people first
-            self.journal.hurry(table.id)
-        await table.lock.acquire()
-        try:
-            # no read of the store first for moves other processes made: their events bring them, and a
-            # move made elsewhere that this process has not heard of yet is refused as stale when it is
-            # stored (SeqConflict), the table then caught up; the read cost a query per move in a thread
-            action = self._checked(table, seat, seq, text)
-            table.seen_at[seat] = time.monotonic()
-            stored = self._stored(table, seat, action)
-            early = _Early()
-            answer = self.journal.enqueue(table.id, stored, first=True,
-                                          then=partial(self._stored_now, table, seat, action, stored, early, acknowledge))
-        except BaseException:
-            table.lock.release()
-            raise
-        return await asyncio.shield(self._acted(table, seat, action, stored, answer, acknowledge, early))
-
-    def _stored_now(self, table: Table, seat: str, action: Any, stored: StoredAction, early: _Early,
-                    acknowledge: Acknowledges | None) -> None:
-        """A person's move, in the round of the event loop its commit is answered (``MoveJournal``'s ``then``):
-        applied, shown and acknowledged then, not a round later when its task wakes (each round, under load,
-        a handful of computer players' moves and spectators' patches: 14 ms at the median under
-        ``benchmarks/server_load.py``).  The lock is the move's, held by its task, which does what is left."""
-        self._apply_now(table, seat, action, stored)
-        early.applied = True
-        if table.state.is_over:
-            return  # the match is marked over in the store before it is shown: the move's task does it
-        self._show(table, stored.seq)
-        early.shown = True
-        if acknowledge is not None:
-            acknowledge.send(AckMessage(seq=stored.seq, action=str(action)))
-            early.acknowledged = True
-
-    def _checked(self, table: Table, seat: str, seq: int, text: str) -> Any:
-        """The action ``text`` by ``seat`` at move ``seq``, if the rules allow it now (under the lock)."""
-        self.check_seq(table, seq)
-        if table.status == "waiting":
-            open_seats = " ".join(s.seat for s in table.seats.values() if s.kind == "open")
-            raise TableError(ErrorCode.WAITING, f"the match starts when every seat is taken (open: {open_seats})",
-                             params={"seats": open_seats.split()})
-        state = table.state
-        try:
-            action = state.parse_action(text)
-            state.check(action, by=seat)
-        except MatchOver as error:
-            raise TableError(ErrorCode.MATCH_OVER, str(error), key=error.key, params=error.params) from None
-        except OutOfTurn as error:
-            raise TableError(ErrorCode.OUT_OF_TURN, str(error), key=error.key, params=error.params) from None
-        except RulesError as error:
-            raise TableError(ErrorCode.ILLEGAL, str(error), key=error.key, params=error.params) from None
-        return action
-
-    async def _acted(self, table: Table, seat: str, action: Any, stored: StoredAction, answer: asyncio.Future[None],
-                     acknowledge: Acknowledges | None, early: _Early) -> AckMessage:
-        """A person's move from its commit on: applied, shown, acknowledged (holding the lock ``act`` took), what
-        :meth:`_stored_now` did not do already."""
-        try:
-            await self._apply_stored(table, seat, action, stored, answer, early)
-        finally:
-            table.lock.release()
-        ack = AckMessage(seq=stored.seq, action=str(action))
-        if acknowledge is not None:
-            if early.acknowledged:
-                with contextlib.suppress(Exception):  # a socket that closed meanwhile: its own task ends it
-                    await acknowledge.flush()  # (written already, unless something of the socket's waited before it)
-            else:
-                await acknowledge.reply(ack)
-        await self.publish(table, "action")
-        return ack
+        """One move by ``seat`` (:meth:`Moves.act <nines.server.tables.moves.Moves.act>`)."""
+        return await self.moves.act(table, seat, seq, text, acknowledge)
 
     async def commit_for(self, table: Table, seq: int, seat: str, action: Any, *, stand_in: bool, why: str) -> None:
-        """A computer player's decision for ``seat`` (a stand-in's when ``stand_in``), made at ``seq``."""
-        async with table.lock:
-            if table.seq != seq:
-                return  # the table moved on while the player thought
-            if not table.state.can_apply(action, by=seat):
-                log.warning("player.illegal", table=table.id, seat=seat, action=str(action))
-                action = table.state.legal_actions()[0]
-            try:
-                await self._commit(table, seat, action, stand_in=stand_in)
-            except TableError:
-                return
-        if stand_in:
-            log.info("stand_in.moved", table=table.id, seat=seat, seq=seq + 1, why=why)
-        await self.publish(table, "action")
-
-    async def follow(self, table: Table) -> None:
-        """Catch up with moves another process made."""
-        async with table.lock:
-            if await self._catch_up(table, force=True):
-                table.broadcast()
+        await self.moves.commit_for(table, seq, seat, action, stand_in=stand_in, why=why)
 
     def check_seq(self, table: Table, seq: int) -> None:
-        if seq != table.seq:
-            raise TableError(
-                ErrorCode.STALE,
-                f"this message was sent at move {seq} but the table is at move {table.seq}: look again and resend",
-                params={"sent": seq, "at": table.seq},
-            )
-
-    async def _commit(self, table: Table, by: str, action: Any, *, stand_in: bool = False) -> None:
-        """Store, then apply, then show everyone (under the lock; the action was checked)."""
-        stored = self._stored(table, by, action, stand_in=stand_in)
-        await self._apply_stored(table, by, action, stored, self.journal.enqueue(table.id, stored))
-
-    def _stored(self, table: Table, by: str, action: Any, *, stand_in: bool = False) -> StoredAction:
-        """The next move of ``table`` as the journal stores it."""
-        seat = table.state.to_act
-        assert seat is not None
-        return StoredAction(seq=table.seq + 1, seat=seat, by=by, action=str(action), stand_in=stand_in)
-
-    async def _apply_stored(self, table: Table, by: str, action: Any, stored: StoredAction, answer: asyncio.Future[None],
-                            early: _Early | None = None) -> None:
-        """Once the journal's ``answer`` says the move is stored: apply it and show everyone (under the lock),
-        what of that ``early`` says was not done already (:meth:`_stored_now`).
-        A person's move (``first`` in the journal) is answered before computer players' moves (people first)."""
-        state = table.state
-        try:
-            await answer
-        except SeqConflict:
-            # another process took this move first: follow it, and refuse ours as stale
-            await self._catch_up(table, force=True)
-            raise TableError(ErrorCode.STALE, "another move was made at the same moment: look again and resend") from None
-        if early is None or not early.applied:
-            self._apply_now(table, by, action, stored)
-        if early is not None and early.shown:
-            return
-        try:
-            if state.is_over:
-                await asyncio.to_thread(self.store.mark_over, table.id, list(state.winners), table.final_record())
-                log.info("table.over", table=table.id, winners=list(state.winners))
-        except StoreUnavailable as error:
-            # the move is stored and applied: it is shown and acknowledged all the same (refused, it would
-            # say "nothing was done" of a move that was, and its resending would be stale). A match not
-            # marked over is marked when the table is next rebuilt from the store (see get)
-            log.warning("store.after_move", table=table.id, seq=stored.seq, error=str(error))
-        self._show(table, stored.seq)
-
-    def _apply_now(self, table: Table, by: str, action: Any, stored: StoredAction) -> None:
-        """The stored move applied to the table (under the lock)."""
-        seat, stand_in = stored.seat, stored.stand_in
-        table.state.apply(action, by=by)
-        if stand_in:
-            table.stand_ins[stored.seq] = by
-        table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
-        table.moved_at = utcnow()
-        table.turn_changed()
-        log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
-
-    def _show(self, table: Table, seq: int) -> None:
-        """An applied move counted (a deal's end), told to the listeners, and shown to every socket (under the lock)."""
-        due = results_due(table)
-        if due is not None:  # a deal ended: its statistics are written while the move goes on (see results_written)
-            self._write_results(table, seq, due)
-        for listener in self.action_listeners:
-            listener(table)
-        table.broadcast()
-
-    def _write_results(self, table: Table, seq: int, due: Due) -> None:
-        """The people's statistics of a deal that ended, written in a task of its own, not awaited by the move.
-
-        Awaited, they held the move that ended a deal (its acknowledgement when it was a person's) for the
-        round trip to a thread and a transaction of their own; under ``benchmarks/server_load.py`` on SQLite,
-        where a write that finds the journal's commit under way sleeps until the database is free, 75 ms on
-        average: 2% of a person's moves, a fifth of the slowest 5%.  Whoever reads statistics waits for those
-        being written first (:meth:`results_written`), and so do other processes (a move is published after
-        them): every deal a socket was shown is in every statistic read after it."""
-        async def write() -> None:
-            try:
-                await write_results(self.store, table, due)
-            except StoreUnavailable as error:  # not written: counted again at the table's next count
-                log.warning("store.after_move", table=table.id, seq=seq, error=str(error))
-
-        task = asyncio.create_task(write())
-        self._results_writing.add(task)
-        task.add_done_callback(self._results_writing.discard)
+        self.moves.check_seq(table, seq)
 
     async def results_written(self) -> None:
-        """Once the statistics being written now are written (or failed): what a reader of statistics waits for."""
-        while self._results_writing:
-            await asyncio.wait(list(self._results_writing))
-
-    async def _catch_up(self, table: Table, force: bool = False) -> bool:
-        """Apply actions other processes stored since this one last looked (under the lock)."""
-        if not (self.broker.shared or force):
-            return False
-        actions = await asyncio.to_thread(self.store.actions_after, table.id, table.seq)
-        for a in actions:
-            if a.seq != table.seq + 1:
-                break
-            self._follow_move(table, a)
-        return bool(actions)
-
-    def _follow_move(self, table: Table, a: StoredAction) -> None:
-        """Apply a move another process stored (the next one of the table; under the lock)."""
-        table.state.apply(table.state.parse_action(a.action), by=a.by)
-        if a.stand_in:
-            table.stand_ins[a.seq] = a.by
-        table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action, stand_in=a.stand_in)
-        table.moved_at = utcnow()
-        table.turn_changed()
+        await self.moves.results_written()
 
     async def publish(self, table: Table, kind: str) -> None:
-        if self.broker.shared:
-            await self.results_written()  # another process's sockets show the move once its statistics are written
-            last = table.last
-            moves = [[last.seat, last.by, last.action, last.stand_in]] if kind == "action" and last and last.seq == table.seq else None
-            try:
-                await self.broker.publish(TableEvent(self.instance, table.id, table.seq, kind, moves))
-            except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
-                log.exception("pubsub.publish_failed", table=table.id)
+        await self.following.publish(table, kind)
 
-    async def _on_remote(self, event: TableEvent) -> None:
-        """Another process changed a table: follow it from the store and show our sockets."""
-        table = self.tables.get(event.table)
-        if table is None:
-            return
-        async with table.lock:
-            if event.kind in ("seats", "pace"):
-                stored = await asyncio.to_thread(self.store.load_table, table.id)
-                if stored is not None:
-                    self.set_seats(table, stored.seats)
-                    table.bot_delay_ms = stored.bot_delay_ms
-            first = event.seq - len(event.moves) + 1 if event.moves else None
-            if event.kind == "action" and event.moves and first is not None and first <= table.seq + 1 <= event.seq:
-                # the next moves, as the event carries them: no need to read the store
-                for seq in range(table.seq + 1, event.seq + 1):
-                    seat, by, action, stand_in = event.moves[seq - first]
-                    self._follow_move(table, StoredAction(seq=seq, seat=seat, by=by, action=action, stand_in=stand_in))
-            elif event.seq > table.seq or event.kind != "action":
-                await self._catch_up(table, force=True)
-            await count_results(self.store, table)
-            table.broadcast()
-        table.wake.set()
+    async def follow(self, table: Table) -> None:
+        await self.following.follow(table)
 
-    async def _follow_all(self) -> None:
-        """Pub/sub came back after an outage: events sent meanwhile were lost, so every table this
-        process holds catches up from the store (seats, pace and moves) and shows its sockets."""
-        for table in list(self.tables.values()):
-            await self._on_remote(TableEvent(self.instance, table.id, table.seq, "seats"))
-        log.info("tables.followed", count=len(self.tables))
+    async def catch_up(self, table: Table, force: bool = False) -> bool:
+        return await self.following.catch_up(table, force)
 
-    # -- pace ------------------------------------------------------------------
+    async def attach(self, table: Table, connection: Connection) -> None:
+        await self.seats.attach(table, connection)
 
-    async def set_pace(self, table: Table, seat: str | None, seq: int, delay_ms: int) -> None:
-        if seat is None:
-            raise TableError(ErrorCode.FORBIDDEN, Reason("server.pace_players", "only the players at the table set its pace"))
-        async with table.lock:
-            self.check_seq(table, seq)
-            await asyncio.to_thread(self.store.set_pace, table.id, delay_ms)
-            table.bot_delay_ms = delay_ms
-            table.wake.set()
-            table.broadcast()
-        await self.publish(table, "pace")
+    async def detach(self, table: Table, connection: Connection) -> None:
+        await self.seats.detach(table, connection)
 
 
 STUCK_S = 120.0  # a move in progress this long is stuck (a hung database call, say): the watchdog restarts it

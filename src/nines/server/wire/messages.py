@@ -265,6 +265,7 @@ class CreateTable(Strict):
     clock_s: StrictInt | None = Field(default=None, ge=1, le=3600)  # seconds a person has for each decision
     away_s: StrictInt | None = Field(default=None, ge=1, le=86400)  # disconnected this long: a stand-in plays
     stand_in: str | None = Field(default=None, max_length=40)  # the computer player standing in (basic)
+    casual: StrictBool = False  # a casual match is not rated (solo practice from a chosen seed never is)
 
 
 class ResolveOptions(Strict):

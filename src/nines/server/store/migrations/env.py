@@ -15,7 +15,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 
 from nines.server.config import default_database_url
-from nines.server.store.database import Base
+from nines.server.store.schema import Base
 
 config = context.config
 

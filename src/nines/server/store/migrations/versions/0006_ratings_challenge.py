@@ -4,6 +4,7 @@
 * ``nines_rating_history``: each rated match's change per player, keyed by (table, name).
 * ``nines_challenge_days``: the secret each day's challenge of a game is dealt from.
 * ``nines_challenge_entries``: each person's challenge of a day: table, seat, results per deal, finished.
+* ``nines_casual_tables``: the tables their creator made casual (not rated).
 
 Revision ID: 0006
 Revises: 0005
@@ -70,9 +71,15 @@ def upgrade() -> None:
         sa.UniqueConstraint("table_id"),
     )
     op.create_index("ix_nines_challenge_entries_name", "nines_challenge_entries", ["name"])
+    op.create_table(
+        "nines_casual_tables",
+        sa.Column("table_id", sa.String(length=32), nullable=False),
+        sa.PrimaryKeyConstraint("table_id"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("nines_casual_tables")
     op.drop_index("ix_nines_challenge_entries_name", table_name="nines_challenge_entries")
     op.drop_table("nines_challenge_entries")
     op.drop_table("nines_challenge_days")
