@@ -1,6 +1,6 @@
 """A name on every device, in the browser: a passkey made with Chromium's virtual authenticator brings the name back
 to a browser whose cookies (and storage) were cleared; a one-time link gives the name to a second browser and a
-wrong code is refused in the page's language; at phone and laptop size, in English and French, axe-clean.
+wrong code is refused in the page's language; the profile page offers the code to a browser holding the name only; at phone and laptop size, in English and French, axe-clean.
 
 WebAuthn needs a secure context: ``http://localhost`` is one (``http://127.0.0.1`` is too, but a relying party id
 cannot be an IP address), so these pages are opened at localhost on the session's server."""
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -113,11 +114,19 @@ def test_a_one_time_link_gives_the_name_to_a_second_browser(pages: Pages, live_s
     laptop = pages.new(locale=f"{lang}-CA", **SIZES["laptop"])
     laptop.goto(local(live_server) + "/")
     save_name(laptop, name)
+    laptop.wait_for_selector("#name-code")
+    # the profile shows the browser holding the name how to take it elsewhere
+    profile = f"{local(live_server)}/people/{quote(name)}"
+    laptop.goto(profile)
     laptop.click("#name-code")
     link = laptop.get_attribute("#name-code-link", "href")
     assert link is not None and link.startswith(local(live_server) + "/#take=")
 
     phone = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    phone.goto(profile)  # another browser's profile page offers nothing of the kind
+    phone.wait_for_selector(".profile h1")
+    phone.wait_for_function("!document.querySelector('#your-name') || document.querySelector('#your-name').hidden")
+    assert not phone.is_visible("#name-code")
     phone.goto(local(live_server) + "/")
     phone.wait_for_selector("#take-code")
     phone.fill("#take-code", "2222-2222")

@@ -103,9 +103,12 @@ async function addPasskey(name) {
 
 // -- the panel --------------------------------------------------------------------------------------------------------
 
-export function namePanel() {
+// The panel: on the home page about the name this browser plays under (and a way to take one here); on a
+// profile (``only``: that person's name) shown only to a browser holding that name.
+export function namePanel({ only = null } = {}) {
   const box = h("section", { class: "panel names", id: "your-name", "aria-labelledby": "names-title" });
-  let state = { name: prefs.name || "", held: false, passkeys: 0 };
+  const current = () => only ?? (prefs.name || "");
+  let state = { name: current(), held: false, passkeys: 0 };
   let shown = null; // the code last made here: {code, url, seconds}
 
   const busy = (button, work) => async () => {
@@ -164,15 +167,17 @@ export function namePanel() {
   }
 
   function draw() {
+    box.hidden = !!only && !state.held;
+    if (box.hidden) { fill(box); return; }
     fill(box,
       h("h2", { id: "names-title", class: "section-label" }, t("names.title")),
       h("p", { class: "names-lead" }, t("names.lead")),
       heldPart(),
-      takePart());
+      only ? null : takePart());
   }
 
   async function refresh() {
-    const name = prefs.name || "";
+    const name = current();
     if (name !== state.name) shown = null;
     state = { name, held: false, passkeys: 0 };
     if (name) {
