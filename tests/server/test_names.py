@@ -172,3 +172,17 @@ def test_names_that_cannot_be_are_refused_not_looked_up(client: TestClient, cloc
         refused = client.post(path)
         assert refused.status_code == 422, refused.text
     assert client.get("/api/people/%00/keys").status_code == 422
+
+
+def test_another_sites_page_cannot_give_its_visitor_a_name(client: TestClient, clock: Clock) -> None:
+    client.post("/api/people", json={"name": "Mallory"})
+    code = make_code(client, "Mallory")
+    visitor = other_browser(client)
+    refused = visitor.post("/api/people/take", json={"code": code}, headers={"Origin": "https://evil.example"})
+    assert refused.status_code == 403
+    sayable(refused.json(), "server.name_origin")
+    assert not holds(visitor, "Mallory")
+    signed = visitor.post("/api/passkeys/sign-in", json={"ticket": "x" * 16, "credential": {}}, headers={"Origin": "https://evil.example"})
+    assert signed.json()["key"] == "server.name_origin"
+    # this site's own page (its origin is the address the request came to) takes it
+    assert visitor.post("/api/people/take", json={"code": code}, headers={"Origin": "http://testserver"}).json() == {"name": "Mallory"}

@@ -124,8 +124,9 @@ async def make_code(name: str, request: Request, store: StoreDep, guards: Guards
 
 @router.post("/api/people/take")
 async def take_name(body: TakeName, request: Request, response: Response, store: StoreDep, guards: GuardsDep,
-                    address: AddressDep, now: NowDep) -> dict[str, Any]:
+                    config: ConfigDep, address: AddressDep, now: NowDep) -> dict[str, Any]:
     """Spend a one-time code: this browser holds the code's name from now on (a secret of its own in a cookie)."""
+    same_site(request, config)
     refuse(guards.rates.name_try(address))
     code = read_code(body.code)
     secret = secrets.token_urlsafe(24)
@@ -158,6 +159,16 @@ def relying_party(request: Request, config: ServerConfig) -> tuple[str, list[str
     scheme = "https" if is_secure(request) else request.url.scheme
     origins = list(config.passkey_origins) or [f"{scheme}://{request.url.netloc}"]
     return rp_id, origins
+
+
+def same_site(request: Request, config: ServerConfig) -> None:
+    """A browser's request to take a name comes from this site's own pages: another site's page could otherwise
+    spend a code of its own and give its visitor the wrong name.  Clients that send no ``Origin`` (not browsers)
+    are let in."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin not in relying_party(request, config)[1]:
+        raise TableError(ErrorCode.FORBIDDEN, Reason(
+            "server.name_origin", f"names are taken from this site's own pages, not from {origin[:80]}", origin=origin[:80]))
 
 
 def _expired() -> TableError:
@@ -252,6 +263,7 @@ async def sign_in_options(body: PasskeyStart, request: Request, store: StoreDep,
 async def sign_in(body: PasskeyAnswer, request: Request, response: Response, store: StoreDep, config: ConfigDep,
                   now: NowDep) -> dict[str, Any]:
     """Verify a passkey's answer: this browser holds the passkey's name from now on (a secret of its own)."""
+    same_site(request, config)
     keys = NameKeys(store)
     taken = await asyncio.to_thread(keys.take_challenge, hash_token(body.ticket), "sign_in", now)
     if taken is None:
