@@ -129,3 +129,21 @@ def test_the_leaderboard_shows_settled_people_and_every_computer_player_best_fir
     assert rows[0].computer and rows[0].provisional and not rows[1].computer
     assert rows[1].as_dict() == {"name": "bob", "rating": 1710, "deviation": 168, "matches": 60, "provisional": False,
                                  "computer": False}
+
+
+def test_the_server_counts_a_stood_in_seat_by_its_decisions() -> None:
+    from types import SimpleNamespace
+
+    from nines.server.tables.challenges import stood_in_seats
+
+    class State:
+        def __init__(self) -> None:
+            self.log = [("S", "a"), ("W", "b"), ("E", "c"), ("S", "d"), ("W", "e"), ("S", "f")]
+
+        @staticmethod
+        def controller_of(seat: str) -> str:
+            return seat
+
+    # S decided 3 times, 2 of them by a stand-in (most of the match); W once of 2 (not most)
+    table = SimpleNamespace(state=State(), stand_ins={4: "S", 6: "S", 2: "W"})
+    assert stood_in_seats(table) == {"S"}  # type: ignore[arg-type]

@@ -109,6 +109,7 @@ def test_a_finished_match_is_rated_unless_casual_or_practice(make_client: Callab
         assert client.get(f"/api/tables/{tables['practice']}/ratings").json() == []
         profile = client.get("/api/people/p-rated/profile").json()
         assert profile["ratings"]["neuf"]["matches"] == 1 and profile["matches"][0]["url"] == f"/neuf?t={tables['rated']}"
+        assert set(profile) == {"name", "ratings", "history", "matches", "challenges", "review"}
         assert client.get("/api/ratings/neuf").json() == []  # one match: provisional, and computer players unrated
         chart = client.get("/api/people/p-rated/chart.svg")
         assert chart.status_code == 200 and chart.text.lstrip().startswith("<?xml") and "<svg" in chart.text

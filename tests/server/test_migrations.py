@@ -20,7 +20,7 @@ from nines.server.store.schema import Base
 
 from ..waiting import wait_until
 
-SRC = Path(migrate.__file__).parents[2]
+SRC = Path(migrate.__file__).parents[3]  # src/, above nines/server/store/migrate.py
 
 
 def _differences(url: str) -> list[object]:

@@ -47,17 +47,32 @@ def test_a_clock_running_out_makes_exactly_one_stand_in_move_and_marks_it(client
     seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", seed=3, clock_s=1)
     table_id, token = seated["table"]["id"], seated["token"]
     assert seated["table"]["clock_s"] == 1
+    # the table's clock is the test's: it stands still until the test moves it on (on the machine's clock, a
+    # loaded machine could spend Ann's second before she saw her turn, or before her move arrived)
+    now = [time.monotonic()]
+    table = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+
+    async def on_the_test_clock() -> None:
+        table.clock = lambda: now[0]
+        table.turn_changed()  # the decision under way, if any, starts again on it
+
+    async def one_and_a_half_seconds_later() -> None:
+        now[0] += 1.5
+        table.wake.set()  # the driver looks again
+
+    client.portal.call(on_the_test_clock)  # type: ignore[union-attr]
     with Socket(client, table_id, "S", token) as sock:
         mine = sock.my_turn()
         clock = mine["table"]["clock"]
-        assert clock["seat"] == "S" and 0 < clock["left_ms"] <= 1000 and clock["limit_s"] == 1
+        assert clock == {"seat": "S", "left_ms": 1000, "limit_s": 1}
         # Ann lets her clock run out: a stand-in decides for her, once, and every page is told
+        client.portal.call(one_and_a_half_seconds_later)  # type: ignore[union-attr]
         moved = sock.receive_until(lambda m: m["type"] == "state" and m["seq"] > mine["seq"])
         assert moved["last"]["by"] == "S" and moved["last"]["stand_in"] is True
         assert not any(s["stand_in"] for s in moved["table"]["seats"])  # out of time is not away
-        # her next decision is hers again, with a fresh clock
+        # her next decision is hers again, with a fresh clock (the whole second: the test's clock stands still)
         mine = sock.my_turn()
-        assert mine["table"]["clock"]["seat"] == "S" and mine["table"]["clock"]["left_ms"] > 500
+        assert mine["table"]["clock"] == {"seat": "S", "left_ms": 1000, "limit_s": 1}
         sock.send({"type": "act", "seq": mine["seq"], "action": pick(mine)})
         ack = sock.receive_until(lambda m: m["type"] in ("ack", "error"))
         assert ack["type"] == "ack"

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from nines.ratings import Skill
+from nines.server.store.people import ReviewStat
 
-from .conftest import Pages, _free_port, screenshot
+from .conftest import LiveServer, Pages, screenshot
 from .driving import click_first, rummy_step
 from .seating import SIZES
 from .test_accessibility import serious_violations
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.browser
 DAY = dt.date(2026, 12, 7)
 
 
-class ChallengeServer:
+class ChallengeServer(LiveServer):
     """The real app under uvicorn, its day fixed and its challenge's computer players quick (``basic``)."""
 
     def __init__(self, data: Path) -> None:
@@ -33,30 +34,21 @@ class ChallengeServer:
         from nines.server import ServerConfig, create_app
         from nines.server.guard.limits import Limits
 
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.port = 0  # the system picks a free port as the server binds
+        self.url = ""
         self.app = create_app(ServerConfig(
             database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=30, log_json=False, review_processes=False,
             today=lambda: DAY, challenge_key=b"browser-test-challenge-key-32byt", challenge_bot="basic",
             limits=Limits(live_tables_per_address=10_000, tables_per_minute=10_000, lobby_per_minute=10_000, requests_per_minute=0)))
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None,
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=0, log_config=None,
                                                    access_log=False, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChallengeServer]:
     made = ChallengeServer(tmp_path_factory.mktemp("challenge"))
+    made.start()
     yield made
     made.stop()
 
@@ -103,11 +95,13 @@ def test_the_profile_chart_and_the_leaderboard(pages: Pages, server: ChallengeSe
         standing.record_ratings("neuf", f"prof-{lang}-{size}-{n}", {"Bea": skill}, {"Bea": after})
         skill = after
     standing.record_ratings("neuf", f"settled-{lang}-{size}", {}, {"Cy": Skill(28.0, 4.0, 40)})
+    standing.store.add_review_stats([ReviewStat(f"rv-{lang}-{size}", 1, "S", "Bea", "neuf", cards=9, errors=2, lost=1)])
     page = pages.new(locale=f"{lang}-CA", **SIZES[size])
     page.goto(f"{server.url}/people/Bea")
     page.wait_for_selector("figure.profile-chart img")
     page.wait_for_function("() => document.querySelector('figure.profile-chart img').naturalWidth > 0")
     assert page.locator("table.profile-matches tbody tr").count() >= 6
+    assert page.locator("table.profile-review tbody tr").count() >= 1
     screenshot(page, f"profile-{lang}-{size}", full_page=True)
     assert serious_violations(page) == []
     page.goto(f"{server.url}/ratings/neuf")
@@ -118,3 +112,38 @@ def test_the_profile_chart_and_the_leaderboard(pages: Pages, server: ChallengeSe
     page.goto(f"{server.url}/challenge/neuf/2026-12-06")
     page.wait_for_selector("h2")
     assert serious_violations(page) == []
+    page.goto(f"{server.url}/stats")  # the statistics page leads to the leaderboards and the challenge
+    page.wait_for_selector("nav.ratings-games a[href='/ratings/neuf']")
+    assert serious_violations(page) == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_rating_change_shows_when_a_match_ends(pages: Pages, server: ChallengeServer, size: str) -> None:
+    import random
+
+    import httpx
+
+    name = f"Dan-{size}"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        made = client.post("/api/tables", json={"game": "neuf", "seats": seats, "name": name, "bot_delay_ms": 0,
+                                                "options": {"start_score": 1}}).json()
+        table, token = made["table"]["id"], made["token"]
+        headers = {"X-Nines-Seat": "S", "X-Nines-Token": token}
+        deadline = time.monotonic() + 300
+        while True:
+            assert time.monotonic() < deadline, "the match did not end"
+            state = client.get(f"/api/tables/{table}/state", headers=headers).json()
+            if state["table"]["status"] == "over":
+                break
+            if state["view"]["legal"] and state["view"].get("to_act") == "S":
+                action = random.Random(state["seq"]).choice(state["view"]["legal"])
+                client.post(f"/api/tables/{table}/actions", json={"seat": "S", "token": token, "seq": state["seq"], "action": action})
+            else:
+                time.sleep(0.05)
+    page = pages.new(**SIZES[size])
+    page.goto(f"{server.url}/neuf?t={table}")
+    change = page.locator(".notice.over .rating-change")
+    change.wait_for()
+    assert change.inner_text().startswith(f"{name} — Rating: ")
+    screenshot(page, f"rating-change-{size}")

@@ -19,11 +19,11 @@ everyone else's on it (duplicate scoring, as in bridge's robot tournaments).
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import hashlib
 import hmac
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -194,41 +194,38 @@ class DayScore:
 def matchpoints(results: Mapping[str, Sequence[float | None]]) -> dict[str, DayScore]:
     """Each name's matchpoints from their per-deal results (higher is better; ``None`` or a short list:
     the deal not played).  On a deal, beating another result counts 1 and a tie 1/2, as a percentage of
-    the others who played it (a lone result scores 50); the day is the average over the deals played."""
+    the others who played it (a lone result scores 50); the day is the average over the deals played.
+
+    Worked out per distinct result of a deal (results are few distinct numbers), not per pair: 10,000
+    entries of six deals are 60,000 look-ups (``benchmarks/challenge_standings.py``)."""
     length = max((len(r) for r in results.values()), default=0)
-    scores: dict[str, list[float | None]] = {name: [] for name in results}
+    per_deal: list[dict[float, float]] = []
     for index in range(length):
-        played: dict[str, float] = {}
-        for n, r in results.items():
-            value = r[index] if index < len(r) else None
+        counts: Counter[float] = Counter()
+        for row in results.values():
+            value = row[index] if index < len(row) else None
             if value is not None:
-                played[n] = float(value)
-        values = sorted(played.values())
-        for name in results:
-            if name not in played:
-                scores[name].append(None)
-                continue
-            mine = played[name]
-            others = len(played) - 1
-            if others == 0:
-                scores[name].append(50.0)
-                continue
-            below = _count_below(values, mine)
-            equal = _count_equal(values, mine) - 1
-            scores[name].append(100.0 * (below + 0.5 * equal) / others)
+                counts[float(value)] += 1
+        played = sum(counts.values())
+        points: dict[float, float] = {}
+        below = 0
+        for value in sorted(counts):
+            ties = counts[value] - 1
+            points[value] = 50.0 if played == 1 else 100.0 * (below + 0.5 * ties) / (played - 1)
+            below += counts[value]
+        per_deal.append(points)
     out = {}
-    for name, deals in scores.items():
-        counted = [d for d in deals if d is not None]
-        out[name] = DayScore(name, sum(counted) / len(counted) if counted else 0.0, deals)
+    for name, row in results.items():
+        deals: list[float | None] = [None] * length
+        total, counted = 0.0, 0
+        for index, result in enumerate(row):
+            if result is not None:
+                score = per_deal[index][float(result)]
+                deals[index] = score
+                total += score
+                counted += 1
+        out[name] = DayScore(name, total / counted if counted else 0.0, deals)
     return out
-
-
-def _count_below(values: Sequence[float], x: float) -> int:
-    return bisect.bisect_left(values, x)
-
-
-def _count_equal(values: Sequence[float], x: float) -> int:
-    return bisect.bisect_right(values, x) - bisect.bisect_left(values, x)
 
 
 def standings(results: Mapping[str, Sequence[float | None]]) -> list[DayScore]:

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import FileResponse
 
-from ...challenge import CHALLENGES, standings
+from ...challenge import CHALLENGES
 from ...web import STATIC_DIR
 from ..tables.table import TableError, hash_token
 from ..wire.messages import ErrorCode, Person
@@ -53,12 +53,10 @@ async def play_challenge(game: str, body: Person, request: Request, response: Re
 
 
 @router.get("/api/challenge/{game}/{day}")
-async def challenge_standings(game: str, day: str, standing: StandingDep, challenges: ChallengesDep) -> list[dict[str, Any]]:
+async def challenge_standings(game: str, day: str, challenges: ChallengesDep) -> list[dict[str, Any]]:
     """The day's standings: each finished entry's matchpoints in percent, and per deal, best first."""
     _challenge(game)
-    await challenges.written()
-    results = await asyncio.to_thread(standing.day_results, _day(day, challenges), game)
-    return [score.as_dict() for score in standings(results)]
+    return await challenges.standings(_day(day, challenges), game)
 
 
 @router.get("/api/challenge/{game}/{day}/deals")

@@ -30,7 +30,7 @@ async def person_stats(name: str, manager: ManagerDep, store: StoreDep) -> dict[
         check_name(name)
     except ValueError:  # not a name anyone can have: nothing to look up
         return {"name": name, "known": False, "games": {}}
-    await manager.results_written()  # every deal a socket has shown is counted (see TableManager._write_results)
+    await manager.results_written()  # every deal a socket has shown is counted (see Moves._write_results, tables/moves.py)
     known = await asyncio.to_thread(store.person_exists, name)
     games = await asyncio.to_thread(store.person_stats, name) if known else {}
     return {"name": name, "known": known, "games": games}

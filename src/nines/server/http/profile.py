@@ -45,7 +45,10 @@ def _profile(standing: Standing, name: str, today: str) -> dict[str, Any]:
         challenges.append({"day": entry.day, "game": entry.game, "finished": entry.finished, "percent": percent,
                            "deals": len(entry.results), "url": f"/challenge/{entry.game}/{entry.day}",
                            "table": entry.table_id if entry.finished or entry.day < today else None})
-    return {"name": name, "ratings": ratings, "history": dict(history), "matches": matches, "challenges": challenges}
+    # tricks lost per deal to costly cards (the review), day by day
+    review = {game: stats["by_day"] for game, stats in standing.store.person_review_stats(name).items()}
+    return {"name": name, "ratings": ratings, "history": dict(history), "matches": matches, "challenges": challenges,
+            "review": review}
 
 
 def _point(change: RatingChange) -> dict[str, Any]:
@@ -56,7 +59,7 @@ def _point(change: RatingChange) -> dict[str, Any]:
 @router.get("/api/people/{name}/profile")
 async def person_profile(name: str, standing: StandingDep, ratings: RatingsDep, challenges: ChallengesDep) -> dict[str, Any]:
     if not _known(name):
-        return {"name": name, "ratings": {}, "history": {}, "matches": [], "challenges": []}
+        return {"name": name, "ratings": {}, "history": {}, "matches": [], "challenges": [], "review": {}}
     await ratings.written()
     await challenges.written()
     return await asyncio.to_thread(_profile, standing, name, str(challenges.today()))

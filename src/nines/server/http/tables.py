@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header, Request, Response
 
+from ...challenge import CHALLENGE_PRESET
 from ..tables.challenges import SECRET_UNTIL_PLAYED
 from ..tables.table import TableError
 from ..wire.messages import AgainRequest, Claim, CreateTable, ErrorCode, HttpAct, JoinSeat, Seated
@@ -88,7 +89,7 @@ async def table_state(
     """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
     table = await manager.get(table_id)
     seat = manager.seats.authenticate(table, x_nines_seat, x_nines_token)
-    if seat is None and await challenges.spectators_refused(table.id):
+    if seat is None and table.preset == CHALLENGE_PRESET and await challenges.spectators_refused(table.id):
         raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)
     manager.seats.visited(table, seat)
     async with table.lock:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import secrets
+import time
 from collections import OrderedDict
 from typing import Any
 
-from ...challenge import CHALLENGE_PRESET, CHALLENGES, challenge_over, day_secret, deal_results
+from ...challenge import CHALLENGE_PRESET, CHALLENGES, challenge_over, day_secret, deal_results, standings
 from ...games import get_game
 from ...games.contract import Reason, options_to_dict
 from ...randomness import MatchSecret
@@ -30,6 +31,9 @@ from .claims import claim_url
 from .table import Table, TableError, hash_token
 
 __all__ = ["Challenges", "Ratings", "stood_in_seats"]
+
+STANDINGS_FRESH_S = 2.0
+"""How long a day's standings are served as worked out (a finished entry on this process refreshes them)."""
 
 SECRET_UNTIL_PLAYED = Reason(
     "server.challenge_secret",
@@ -45,6 +49,7 @@ class Challenges:
         self._days: OrderedDict[str, tuple[str, str] | None] = OrderedDict()  # table id -> (day, game) or None
         self._writing: set[asyncio.Task[None]] = set()
         self._counted: dict[str, tuple[int, bool]] = {}  # table id -> (deals finished, challenge over) written
+        self._standings: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}  # (day, game) -> (when, rows)
 
     def today(self) -> str:
         return self.config.today().isoformat()
@@ -180,6 +185,8 @@ class Challenges:
                 day = await self.day_of(table.id)
                 if day is not None and person:
                     await asyncio.to_thread(self.standing.set_results, day[0], day[1], person, results, done)
+                    if done:
+                        self._standings.pop(day, None)  # a new finished entry: the standings are worked out again
             except StoreUnavailable as error:
                 log.warning("challenge.not_written", table=table.id, error=str(error))
                 self._counted.pop(table.id, None)
@@ -193,6 +200,22 @@ class Challenges:
     async def written(self) -> None:
         while self._writing:
             await asyncio.wait(list(self._writing))
+
+    async def standings(self, day: str, game: str) -> list[dict[str, Any]]:
+        """The day's standings, worked out at most every :data:`STANDINGS_FRESH_S` (sooner once an entry of the
+        day finishes on this process): with thousands of entries, a page's every request would otherwise read
+        and score them all."""
+        await self.written()
+        kept = self._standings.get((day, game))
+        now = time.monotonic()
+        if kept is not None and now - kept[0] < STANDINGS_FRESH_S:
+            return kept[1]
+        results = await asyncio.to_thread(self.standing.day_results, day, game)
+        rows = [score.as_dict() for score in standings(results)]
+        self._standings[(day, game)] = (now, rows)
+        for key in [k for k in self._standings if k[0] < day]:
+            del self._standings[key]
+        return rows
 
 
 def stood_in_seats(table: Table) -> set[str]:

@@ -131,7 +131,7 @@ class TableDriver:
         while not self.manager.closing:
             try:
                 table.wake.clear()  # cleared before reading the table: a change from now on wakes us
-                step = next_step(table, time.monotonic())
+                step = next_step(table, table.clock())
                 if isinstance(step, Stop):
                     self.manager.forget_if_done(table, from_driver=True)
                     return
@@ -168,7 +168,7 @@ class TableDriver:
             waited += time.monotonic() - started
             if table.seq != seq:
                 return
-            again = next_step(table, time.monotonic())
+            again = next_step(table, table.clock())
             if not (isinstance(again, Move) and again.seat == step.seat and again.stand_in == step.stand_in):
                 return  # someone came back, the table paused: look again
             if again.delay != step.delay:

@@ -181,7 +181,8 @@ class Table:
     _last_dumped: tuple[LastAction | None, dict[str, Any] | None] = (None, None)  # the last action and its plain data
     _record_at: tuple[tuple[int, int], dict[str, Any] | None] = ((0, -1), None)  # (state, seq) and its record
     clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
-    """The monotonic clock the spectators' pace reads (a test gives its own: the machine's uptime must not matter)."""
+    """The monotonic clock the spectators' pace and a decision's clock (``clock_s``) read (a test gives its own:
+    the machine's uptime and speed must not matter).  People coming and going read ``time.monotonic``."""
     _spectators_shown_at: float | None = None  # when the spectators were last sent a change (None: never)
     _spectators_due: asyncio.TimerHandle | None = None  # their next change, when one is held back
     _created_shown: tuple[dt.datetime, str] | None = None  # created_at and its text in messages
@@ -298,8 +299,8 @@ class Table:
 
     def turn_changed(self) -> None:
         """A new decision begins: its clock starts now; the driver looks again."""
-        self.turn_started = time.monotonic()
-        self.active_at = self.turn_started
+        self.turn_started = self.clock()
+        self.active_at = time.monotonic()
         self.wake.set()
 
     def _clock(self, now: float) -> ClockInfo | None:
@@ -336,7 +337,7 @@ class Table:
         """:meth:`info` as the JSON data sent, built without the model (every move sends it to every
         socket's view).  A test holds it equal, key for key and in order, to the model's dump."""
         connected = self.connected_seats()
-        now = time.monotonic()
+        now = self.clock()
         status = self.status
         clock = self._clock(now)
         again = self.again_info()

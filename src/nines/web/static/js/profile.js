@@ -29,7 +29,7 @@ function draw() {
   if (failed) { box.append(h("p", { class: "form-error" }, failed)); return; }
   if (!data) return;
   const games = Object.entries(data.ratings);
-  if (!games.length && !data.challenges.length) { box.append(h("p", { class: "muted" }, pick(W.noProfile))); return; }
+  if (!games.length && !data.challenges.length && !Object.keys(data.review || {}).length) { box.append(h("p", { class: "muted" }, pick(W.noProfile))); return; }
   if (games.length) {
     box.append(table(pick(W.ratings), [W.game, W.rating, W.deviation, W.matches], games.map(([id, r]) => h("tr", {},
       h("th", { scope: "row" }, h("a", { href: `/ratings/${id}` }, gameName(id))),
@@ -43,6 +43,11 @@ function draw() {
     box.append(table(pick(W.challenges), [W.day, W.game, W.percent], data.challenges.map((c) => h("tr", {},
       h("th", { scope: "row" }, h("a", { href: c.url }, c.day)), h("td", {}, gameName(c.game)),
       h("td", {}, c.finished ? `${c.percent} %` : pick(W.unfinished)))), "profile-challenges"));
+  }
+  const reviewed = Object.entries(data.review || {}).filter(([, days]) => days.length);
+  for (const [id, days] of reviewed) {
+    box.append(table(`${pick(W.lost)} — ${gameName(id)}`, [W.day, W.dealsReviewed, W.lostPerDeal], days.map((d) => h("tr", {},
+      h("th", { scope: "row" }, d.day), h("td", {}, String(d.deals)), h("td", {}, String(d.average_lost)))), "profile-review"));
   }
   if (data.matches.length) {
     box.append(table(pick(W.recent), [W.game, W.rating, W.change, W.replay], data.matches.map((m) => h("tr", {},

@@ -50,6 +50,9 @@ export const W = {
   day: { en: "Day", fr: "Jour" },
   game: { en: "Game", fr: "Jeu" },
   unfinished: { en: "not finished", fr: "pas terminé" },
+  lost: { en: "Tricks lost to costly cards, day by day", fr: "Levées perdues sur des cartes coûteuses, jour par jour" },
+  dealsReviewed: { en: "Deals reviewed", fr: "Donnes analysées" },
+  lostPerDeal: { en: "Tricks lost per deal", fr: "Levées perdues par donne" },
   ratingChange: { en: "Rating: {rating} ({change})", fr: "Cote : {rating} ({change})" },
 };
 
@@ -79,7 +82,7 @@ export async function getJSON(path) {
 // the daily challenge a link to the day's standings.
 const shown = new Map();
 
-export function afterMatch(tableId, game, table, you) {
+export function afterMatch(tableId, game, table) {
   const box = document.createElement("div");
   box.className = "after-match";
   if (table.preset === "challenge") {
@@ -99,7 +102,7 @@ export function afterMatch(tableId, game, table, you) {
     }
   };
   if (shown.has(tableId)) fill(shown.get(tableId));
-  else if (table.preset !== "challenge" && you) {
+  else if (table.preset !== "challenge" && table.seats.some((seat) => seat.kind === "human")) {
     // the match was rated in a task of its own: asked a moment after the end, once
     setTimeout(() => getJSON(`/api/tables/${encodeURIComponent(tableId)}/ratings`)
       .then((changes) => { shown.set(tableId, changes); fill(changes); }).catch(() => {}), 300);

@@ -410,7 +410,7 @@ export class TableShell {
     if (table.status === "over") {
       this.noticeBox.append(h("div", { class: "notice over" },
         h("strong", {}, t("table.over")), " ", winnersText(table, this.context()),
-        afterMatch(this.tableId, this.game, table, you),
+        afterMatch(this.tableId, this.game, table),
         h("div", { class: "notice-actions" },
           h("button", { type: "button", class: "button primary", "data-tool": "replay", onclick: () => this.showReplay() }, t("table.replay")),
           h("a", { class: "button", href: `/api/tables/${encodeURIComponent(this.tableId)}/record${named(prefs.name)}`, download: `nines-${this.game}-${this.tableId}.json` }, t("table.download")),
