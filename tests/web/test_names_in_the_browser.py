@@ -121,6 +121,9 @@ def test_a_one_time_link_gives_the_name_to_a_second_browser(pages: Pages, live_s
     laptop.click("#name-code")
     link = laptop.get_attribute("#name-code-link", "href")
     assert link is not None and link.startswith(local(live_server) + "/#take=")
+    laptop.wait_for_selector(".profile h1")
+    found = serious_violations(laptop)
+    assert not found, found
 
     phone = pages.new(locale=f"{lang}-CA", **SIZES[size])
     phone.goto(profile)  # another browser's profile page offers nothing of the kind
