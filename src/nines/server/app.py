@@ -21,8 +21,8 @@ from ..games import GAME_MODULES
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .guard.limits import BodyLimit
-from .http import challenge, health, lobby, pages, people, profile, ratings, records, sockets, tables
-from .http.deps import Guards
+from .http import challenge, health, lobby, names, pages, people, profile, ratings, records, sockets, tables
+from .http.deps import Guards, utc_now
 from .http.errors import add_error_handlers
 from .http.middleware import log_requests
 from .logs import log
@@ -91,6 +91,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.standing = standing
     app.state.challenges = challenges
     app.state.ratings = rater
+    app.state.clock = utc_now  # what "now" is for expiries (codes, passkey challenges): a test sets its own
 
     app.add_middleware(BodyLimit, max_bytes=config.limits.body_bytes, seconds=config.limits.request_s)
     app.middleware("http")(log_requests)
@@ -100,7 +101,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     # in this order: the paths are matched in it, and the game pages' one path matches any single segment
     for router in (pages.router, health.router, lobby.router, tables.router, records.router, people.router,
-                   ratings.router, challenge.router, profile.router, sockets.router, pages.game_pages):
+                   ratings.router, challenge.router, profile.router, names.router, sockets.router, pages.game_pages):
         app.include_router(router)
     return app
 

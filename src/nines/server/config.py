@@ -68,6 +68,14 @@ class ServerConfig:
     switch interval for serving (:func:`nines.server.runtime.settle`): process-wide, so ``nines serve``
     sets it, not an application made inside another program (the tests)."""
 
+    passkey_rp_id: str = ""
+    """The relying party passkeys are registered for: the site's domain (``cards.example``; a passkey made for it
+    works on its subdomains too).  Empty: the host each request was sent to."""
+
+    passkey_origins: tuple[str, ...] = ()
+    """The origins (``https://cards.example``) whose pages may register and use passkeys.  Empty: the origin each
+    request was sent to (its scheme, ``https`` behind a proxy that says so, and host)."""
+
     limits: Limits = field(default_factory=Limits)
     """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.guard.limits`)."""
 

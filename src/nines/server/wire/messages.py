@@ -292,6 +292,26 @@ class Person(Strict):
     name: PersonName
 
 
+class TakeName(Strict):
+    """A one-time code (from the device that holds a name) that gives this browser the name too."""
+
+    code: str = Field(min_length=1, max_length=32)
+
+
+class PasskeyStart(Strict):
+    """Sign in with a passkey: the name whose passkeys may answer (none: any passkey this site knows)."""
+
+    name: PersonName | None = None
+
+
+class PasskeyAnswer(Strict):
+    """A browser's answer to a passkey challenge: the challenge's ticket and the credential
+    (``PublicKeyCredential`` as JSON, binary fields in base64url)."""
+
+    ticket: str = Field(min_length=8, max_length=64)
+    credential: dict[str, Any]
+
+
 class Seated(BaseModel):
     """What the creator or a joining friend receives: the seat, its secret token (for programs) and a
     one-time ``url`` that seats the browser which opens it first (for people)."""

@@ -51,4 +51,12 @@ export const api = {
     return answered;
   },
   stats: (name) => call("GET", `/api/people/${encodeURIComponent(name)}/stats`),
+  // a name on every device (names.js): one-time codes, passkeys
+  keys: (name) => call("GET", `/api/people/${encodeURIComponent(name)}/keys`),
+  code: (name) => call("POST", `/api/people/${encodeURIComponent(name)}/codes`),
+  take: (code) => call("POST", "/api/people/take", { code }),
+  passkeyOptions: (name) => call("POST", `/api/people/${encodeURIComponent(name)}/passkeys/options`),
+  addPasskey: (name, ticket, credential) => call("POST", `/api/people/${encodeURIComponent(name)}/passkeys`, { ticket, credential }),
+  signInOptions: () => call("POST", "/api/passkeys/options", {}),
+  signIn: (ticket, credential) => call("POST", "/api/passkeys/sign-in", { ticket, credential }),
 };

@@ -1,15 +1,17 @@
 // A person's profile: ratings per game and their course (a chart drawn by the server), challenge results,
-// recent rated matches with their replays.
+// recent rated matches with their replays; to the browsers holding the name, a way to take it to another device.
 
 import { GAME_IDS, startPage } from "./chrome.js";
 import { clear, h } from "./dom.js";
 import { lang, onLangChange, pick, t } from "./i18n.js";
+import { namePanel } from "./names.js";
 import { W, fmt, getJSON, signed } from "./standing.js";
 
 const main = startPage("profile");
 const box = h("section", { class: "panel stats profile" });
-main.append(box);
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+// to a browser holding this name: a code or link that takes it to another device, and passkeys
+main.append(box, namePanel({ only: name }));
 let data = null;
 let failed = "";
 const gameName = (id) => (GAME_IDS.includes(id) ? t(`game.${id}.name`) : id);
