@@ -4,8 +4,8 @@
   Unicode TS #39), one name per look: "\u0421arol" (a Cyrillic Es) cannot be owned beside "Carol".  Names
   owned before this that already look alike keep their rows; the first (by name) gets the looks they share.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-07
 """
 
@@ -18,8 +18,8 @@ from alembic import op
 
 from nines.server.guard.limits import name_looks
 
-revision: str = "0006"
-down_revision: str | Sequence[str] | None = "0005"
+revision: str = "0008"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
