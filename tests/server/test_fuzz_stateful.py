@@ -24,6 +24,11 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from nines.server import ServerConfig, create_app
 from nines.server.guard.limits import Limits
 
+DESCRIBED = ["health", "listGames", "resolveOptions", "listTables", "createTable", "tableInfo", "cancelTable", "joinTable",
+             "claimSeat", "playAgain", "tableState", "tableAct", "tableRecord", "tableReplay", "tableReview", "usePerson",
+             "personStats"]
+"""The operations whose every answer the description gives (their statuses, refusals and links)."""
+
 STEPS = 8
 """Calls in one walk (a table made, then where its links lead)."""
 WALKS = 12
@@ -56,7 +61,9 @@ def test_the_description_links_every_step_from_a_new_table() -> None:
 
 @pytest.mark.databases
 def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: Any) -> None:
-    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
+    # the tables', games' and people's operations this round described; the names' keys and passkeys, ratings
+    # and the daily challenge (merged later) still give FastAPI's generated answers only: not walked yet
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app).include(operation_id=DESCRIBED)
     machine = schema.as_state_machine()
 
     class Walk(machine):  # type: ignore[misc, valid-type]
