@@ -48,3 +48,64 @@ def test_a_refusal_toast_leaves_completely(pages: Pages, live_server: Any, size:
         moved = page.evaluate("""() => [...document.querySelectorAll('.hand[data-seat=S] button.card')]
           .map((b) => getComputedStyle(b).transform)""")
         assert len(set(moved)) == 1, f"a card stays raised after a tap: {moved}"
+
+
+# -- words: plurals and the second person from the translation -------------------------------------------------
+
+WORDS = {
+    "en": {"centre": "Your old hand lies in the centre", "target": "Match to 1 point", "join": "You are invited to play as West",
+           "opened": "no move yet"},
+    "fr": {"centre": "Votre ancienne main est au centre", "target": "Partie en 1 point", "join": "prendre la place Ouest",
+           "opened": "aucun coup encore"},
+}
+# what a sentence glued together from parts says
+GLUED = r"\b(you's|you went|vous est|de vous|1 points|1 levées|1 cards|1 cartes|1 seconds|1 secondes)\b|(seat West|seat East)"
+
+
+def no_glue(text: str) -> None:
+    import re
+
+    found = re.search(GLUED, text, re.IGNORECASE)
+    assert not found, f"a sentence glued from parts: {found.group(0)!r} in {text!r}"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_words_come_whole_from_the_translation(pages: Pages, live_server: Any, size: str, lang: str) -> None:
+    words = WORDS[lang]
+    # Le Neuf: South exchanges; while the next seat thinks, the centre holds "your old hand"
+    page = open_table(pages, live_server, "neuf", size, locale=f"{lang}-CA", bot_delay_ms=4000)
+    page.wait_for_selector("[data-action=exchange]")
+    tap(page, "[data-action=exchange]")
+    page.wait_for_function("(text) => document.querySelector('.spare-caption')?.textContent.includes(text)", arg=words["centre"])
+    screenshot(page, f"polish-words-centre-{size}-{lang}")
+    no_glue(page.inner_text("body"))
+    # Elyigit's Nines to one point: the number's own form
+    ely = open_table(pages, live_server, "elyigit", size, seed=11, locale=f"{lang}-CA", options={"target": 1})
+    ely.wait_for_selector(".bid-row [data-action]")
+    assert words["target"] in ely.locator(".table-shell").text_content(), "the match's target"
+    no_glue(ely.locator(".table-shell").text_content())
+    # an invitation to West, and the lobby's line for a table nobody has moved at
+    seated = live_server.api("POST", "/api/tables", {"game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}},
+                                                     "bot_delay_ms": 0, "options": {}, "public": True})
+    table = seated["table"]["id"]
+    friend = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    friend.goto(f"{live_server.url}/neuf?t={table}&join=W&invite={seated['invite']}")
+    friend.wait_for_selector("dialog[open] form.join")
+    text = friend.locator("dialog[open] form.join p").first.inner_text()
+    screenshot(friend, f"polish-words-join-{size}-{lang}")
+    assert words["join"] in text, text
+    no_glue(text)
+    home = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    home.goto(live_server.url + "/")
+    item = home.locator(f".table-item[data-table='{table}'] .moved-ago")
+    item.wait_for()
+    assert words["opened"] in item.inner_text(), item.inner_text()
+    # the page's plural rule itself: one form per category, the language's own rule (French: 0 and 1 singular)
+    said = home.evaluate("""async () => {
+      const i18n = await import('/static/js/i18n.js');
+      const forms = { one: '{n} levée', other: '{n} levées' };
+      return [0, 1, 2].map((n) => i18n.plural(forms, n, 'fr').replace('{n}', n))
+        .concat([0, 1, 2].map((n) => i18n.plural({ one: 'one', other: 'other' }, n, 'en')));
+    }""")
+    assert said == ["0 levée", "1 levée", "2 levées", "other", "one", "other"], said

@@ -90,7 +90,7 @@ const STRINGS = {
     "table.hintAsking": "Thinking…",
     "table.settings": "Settings",
     "table.tools": "Tools",
-    "table.yourHand": "Your hand, {n} cards",
+    "table.yourHand": { one: "Your hand, {n} card", other: "Your hand, {n} cards" },
     "table.trick": "The trick",
     "table.scoresAndSeats": "Scores and seats",
     "announce.count": "{name} {n}",
@@ -144,7 +144,7 @@ const STRINGS = {
     "table.notYourTurn": "It is not your turn.",
     "table.autoplayed": "Only one move was possible: played for you.",
     "join.title": "Take a seat",
-    "join.text": "You were invited to seat {seat} at this {game} table.",
+    "join.text": "You are invited to play as {seat} at this {game} table.",
     "join.take": "Take the seat",
     "join.watch": "Just watch",
     "share.title": "Invite and watch",
@@ -177,6 +177,7 @@ const STRINGS = {
     "summary.took": "took {what}",
     "summary.theSpare": "the spare hand",
     "summary.handOf": "{name}'s old hand",
+    "summary.handOfYou": "your old hand",
     "summary.continue": "Continue",
     "replay.title": "Replay",
     "replay.deal": "Deal",
@@ -222,11 +223,12 @@ const STRINGS = {
     "card.of": "{rank} of {suit}",
     "card.joker": "joker",
     "card.back": "face-down card",
-    "cards.count": "{n} cards",
+    "cards.count": { one: "{n} card", other: "{n} cards" },
     // Le Neuf
     "neuf.spare": "Spare hand",
     "neuf.centreSpare": "The spare hand lies in the centre",
     "neuf.centreFrom": "{name}'s old hand lies in the centre",
+    "neuf.centreFromYou": "Your old hand lies in the centre",
     "neuf.setAside": "Set aside until the deal is over",
     "neuf.exchange": "Exchange",
     "neuf.keep": "Keep",
@@ -259,7 +261,7 @@ const STRINGS = {
     "ely.down": "defeated",
     "ely.thrownIn": "thrown in (nobody bid)",
     "ely.playFor": "Play for the dummy ({name})",
-    "ely.target": "Match to {n} points",
+    "ely.target": { one: "Match to {n} point", other: "Match to {n} points" },
     "ely.keyBid": "bid that many tricks",
     "ely.keyPass": "pass",
     "ely.keyTrump": "name trumps (S H D C, N for no trumps)",
@@ -290,6 +292,7 @@ const STRINGS = {
     "rummy.notOpened": "not opened",
     "rummy.drawn": "drawn",
     "rummy.wentOut": "{name} went out",
+    "rummy.wentOutYou": "You went out",
     "rummy.stockOut": "The stock ran out",
     "rummy.left": "Cards left in hand",
     "rummy.points": "Points",
@@ -305,7 +308,8 @@ const STRINGS = {
     "rummy.extendTo": "Add to {set}",
     "rummy.swapIn": "Swap into {set}",
     // tables with a life (clock, stand-ins, seats, play again, lobby): js/life.js, js/seating.js, js/lobby.js
-    "clock.left": "{name}: {n} seconds left",
+    "clock.left": { one: "{name}: {n} second left", other: "{name}: {n} seconds left" },
+    "clock.leftYou": { one: "You: {n} second left", other: "You: {n} seconds left" },
     "setup.clock": "Time per decision",
     "setup.clockOff": "no clock",
     "setup.clockS": "{n} s",
@@ -332,6 +336,7 @@ const STRINGS = {
     "lobby.toWatch": "Tables to watch",
     "lobby.noWatch": "No table to watch right now.",
     "lobby.ago": "last move {ago}",
+    "lobby.opened": "opened {ago}, no move yet",
     "lobby.agoS": "{n} s ago",
     "lobby.agoM": "{n} min ago",
     "lobby.agoH": "{n} h ago",
@@ -424,7 +429,7 @@ const STRINGS = {
     "table.hintAsking": "Réflexion…",
     "table.settings": "Réglages",
     "table.tools": "Outils",
-    "table.yourHand": "Votre main, {n} cartes",
+    "table.yourHand": { one: "Votre main, {n} carte", other: "Votre main, {n} cartes" },
     "table.trick": "La levée",
     "table.scoresAndSeats": "Pointage et places",
     "announce.count": "{name} {n}",
@@ -478,7 +483,7 @@ const STRINGS = {
     "table.notYourTurn": "Ce n'est pas votre tour.",
     "table.autoplayed": "Un seul coup était possible : il a été joué pour vous.",
     "join.title": "Prendre une place",
-    "join.text": "Vous êtes invité à la place {seat} de cette table de {game}.",
+    "join.text": "Vous êtes invité à prendre la place {seat} à cette table de {game}.",
     "join.take": "Prendre la place",
     "join.watch": "Seulement regarder",
     "share.title": "Inviter et regarder",
@@ -504,13 +509,14 @@ const STRINGS = {
     "summary.hands": "Les mains telles que jouées",
     "summary.tricks": "Les levées dans l'ordre",
     "summary.change": "Variation du pointage",
-    "summary.leader": "entame de {name}",
+    "summary.leader": "entame : {name}",
     "summary.setAside": "Main de réserve mise de côté",
     "summary.exchanged": "a échangé",
     "summary.kept": "a gardé",
     "summary.took": "a pris {what}",
     "summary.theSpare": "la main de réserve",
     "summary.handOf": "l'ancienne main de {name}",
+    "summary.handOfYou": "votre ancienne main",
     "summary.continue": "Continuer",
     "replay.title": "Revoir",
     "replay.deal": "Donne",
@@ -556,10 +562,11 @@ const STRINGS = {
     "card.of": "{rank} de {suit}",
     "card.joker": "joker",
     "card.back": "carte face cachée",
-    "cards.count": "{n} cartes",
+    "cards.count": { one: "{n} carte", other: "{n} cartes" },
     "neuf.spare": "Main de réserve",
     "neuf.centreSpare": "La main de réserve est au centre",
     "neuf.centreFrom": "L'ancienne main de {name} est au centre",
+    "neuf.centreFromYou": "Votre ancienne main est au centre",
     "neuf.setAside": "Mise de côté jusqu'à la fin de la donne",
     "neuf.exchange": "Échanger",
     "neuf.keep": "Garder",
@@ -575,7 +582,7 @@ const STRINGS = {
     "neuf.keyKeep": "garder sa main",
     "neuf.falling": "Le total baisse d'un point à chaque donne.",
     "ely.auction": "Enchères",
-    "ely.bid": "{n} levées",
+    "ely.bid": { one: "{n} levée", other: "{n} levées" },
     "ely.pass": "Passe",
     "ely.contract": "Contrat",
     "ely.contractOf": "{bid} par {name}",
@@ -591,7 +598,7 @@ const STRINGS = {
     "ely.down": "chuté",
     "ely.thrownIn": "annulée (personne n'a enchéri)",
     "ely.playFor": "Jouez pour le mort ({name})",
-    "ely.target": "Partie en {n} points",
+    "ely.target": { one: "Partie en {n} point", other: "Partie en {n} points" },
     "ely.keyBid": "annoncer ce nombre de levées",
     "ely.keyPass": "passer",
     "ely.keyTrump": "nommer l'atout (S H D C, N pour sans atout)",
@@ -607,7 +614,7 @@ const STRINGS = {
     "rummy.noSets": "Aucune combinaison n'a encore été posée.",
     "rummy.run": "suite à {suit}",
     "rummy.monkey": "singe de {rank}",
-    "rummy.by": "de {name}",
+    "rummy.by": "posée par {name}",
     "rummy.standsFor": "remplace {card}",
     "rummy.drawQ": "Piochez une carte : au talon ou sur la défausse.",
     "rummy.playQ": "Posez, complétez ou échangez si vous voulez, puis défaussez une carte.",
@@ -621,6 +628,7 @@ const STRINGS = {
     "rummy.notOpened": "n'a pas ouvert",
     "rummy.drawn": "piochée",
     "rummy.wentOut": "{name} est sorti",
+    "rummy.wentOutYou": "Vous êtes sorti",
     "rummy.stockOut": "Le talon est épuisé",
     "rummy.left": "Cartes restées en main",
     "rummy.points": "Points",
@@ -636,7 +644,8 @@ const STRINGS = {
     "rummy.extendTo": "Ajouter à {set}",
     "rummy.swapIn": "Échanger dans {set}",
     // tables with a life (clock, stand-ins, seats, play again, lobby): js/life.js, js/seating.js, js/lobby.js
-    "clock.left": "{name} : {n} secondes",
+    "clock.left": { one: "{name} : {n} seconde", other: "{name} : {n} secondes" },
+    "clock.leftYou": { one: "Vous : {n} seconde", other: "Vous : {n} secondes" },
     "setup.clock": "Temps par décision",
     "setup.clockOff": "sans horloge",
     "setup.clockS": "{n} s",
@@ -663,6 +672,7 @@ const STRINGS = {
     "lobby.toWatch": "Tables à regarder",
     "lobby.noWatch": "Aucune table à regarder pour l'instant.",
     "lobby.ago": "dernier coup {ago}",
+    "lobby.opened": "ouverte {ago}, aucun coup encore",
     "lobby.agoS": "il y a {n} s",
     "lobby.agoM": "il y a {n} min",
     "lobby.agoH": "il y a {n} h",
@@ -697,9 +707,25 @@ export function setLang(next) {
   for (const fn of listeners) fn(next);
 }
 
-export function t(key, params = {}) {
-  const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+// A text with one form per plural category ({ one: "{n} card", other: "{n} cards" }) takes the form the
+// language's own rule gives for its number (French says "0 levée", English "0 tricks"): never an "s" glued on.
+const pluralRules = new Map();
+
+export function plural(forms, n, language = lang) {
+  if (typeof forms === "string") return forms;
+  if (!pluralRules.has(language)) pluralRules.set(language, new Intl.PluralRules(language));
+  return forms[pluralRules.get(language).select(Number(n))] ?? forms.other;
+}
+
+// Fill {name} places with the parameters.
+export function format(text, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] ?? `{${name}}`));
+}
+
+export function t(key, params = {}) {
+  const language = key in STRINGS[lang] ? lang : "en";
+  const text = STRINGS[language][key] ?? key;
+  return format(plural(text, params.n ?? 0, language), params);
 }
 
 export function has(key) {

@@ -26,7 +26,8 @@ export class TurnClock {
     this.deadline = performance.now() + clock.left_ms;
     this.el.hidden = false;
     this.el.dataset.clockSeat = clock.seat;
-    this.who = clock.seat === message.you ? t("seat.you") : seatLabel(clock.seat);
+    this.mine = clock.seat === message.you;
+    this.who = this.mine ? t("seat.you") : seatLabel(clock.seat);
     this.tick();
     this.timer = setInterval(() => this.tick(), 250);
     return this.el;
@@ -36,7 +37,7 @@ export class TurnClock {
     if (this.deadline === null) return;
     const left = Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
     this.el.textContent = `${this.who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    this.el.setAttribute("aria-label", t("clock.left", { name: this.who, n: left }));
+    this.el.setAttribute("aria-label", this.mine ? t("clock.leftYou", { n: left }) : t("clock.left", { name: this.who, n: left }));
     this.el.classList.toggle("low", left <= 5);
     if (left === 0) clearInterval(this.timer);
   }

@@ -2,7 +2,7 @@
 // compared with the best card by the exact solver, shown in the deal summary and in the replay.
 
 import { h, fill } from "./dom.js";
-import { pick, seatName } from "./i18n.js";
+import { format, pick, plural, seatName } from "./i18n.js";
 import { prettyCard, suitSymbol } from "./cards.js";
 import { ApiError } from "./api.js";
 import { errorText } from "./refusals.js";
@@ -34,7 +34,10 @@ const W = {
   exchange: { en: "The exchange (the player's tricks at the first lead)", fr: "L'échange (levées du joueur à la première entame)" },
   keep: { en: "kept", fr: "a gardé" },
   took: { en: "exchanged", fr: "a échangé" },
-  exchangeRow: { en: "{seat} {choice}: {value} tricks; the other choice: {other}", fr: "{seat} {choice} : {value} levées ; l'autre choix : {other}" },
+  exchangeRow: {
+    en: { one: "{seat} {choice}: {n} trick; the other choice: {other}", other: "{seat} {choice}: {n} tricks; the other choice: {other}" },
+    fr: { one: "{seat} {choice} : {n} levée ; l'autre choix : {other}", other: "{seat} {choice} : {n} levées ; l'autre choix : {other}" },
+  },
   contract: {
     en: "The contract: {seat} bid {bid}. Tricks the declaring side could make with each trump:",
     fr: "Le contrat : {seat} a demandé {bid}. Levées que le camp déclarant pouvait faire avec chaque atout :",
@@ -48,8 +51,9 @@ const W = {
   same: { en: "the same", fr: "la même" },
 };
 
+// A text in the page's language; one with plural forms takes the one its number ``n`` needs.
 function w(key, params = {}) {
-  return pick(W[key]).replace(/\{(\w+)\}/g, (_, name) => (params[name] ?? `{${name}}`));
+  return format(plural(pick(W[key]), params.n ?? 0), params);
 }
 
 const loaded = new Map();
@@ -115,7 +119,7 @@ function exchange(review) {
   if (!review.exchange || !review.exchange.length) return null;
   return [h("h4", {}, w("exchange")), h("ul", { class: "review-exchange" }, review.exchange.map((d) =>
     h("li", { class: d.cost ? "costly" : "" },
-      w("exchangeRow", { seat: seatName(d.seat), choice: w(d.choice === "keep" ? "keep" : "took"), value: d.value ?? "?", other: d.other_value ?? "?" }),
+      w("exchangeRow", { seat: seatName(d.seat), choice: w(d.choice === "keep" ? "keep" : "took"), n: d.value ?? "?", other: d.other_value ?? "?" }),
       d.cost ? [" ", h("span", { class: "review-cost" }, w("cost", { n: d.cost }))] : null)))];
 }
 

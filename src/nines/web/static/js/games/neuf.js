@@ -32,7 +32,7 @@ function centrePile(ctx) {
   const exchanging = view.phase === "exchange";
   const mine = exchanging && ctx.view.legal.includes("exchange");
   const caption = exchanging
-    ? (view.centre_from === "spare" || !view.centre_from ? t("neuf.centreSpare") : t("neuf.centreFrom", { name: ctx.seatLabel(view.centre_from) }))
+    ? (view.centre_from === "spare" || !view.centre_from ? t("neuf.centreSpare") : (view.centre_from === ctx.you ? t("neuf.centreFromYou") : t("neuf.centreFrom", { name: ctx.seatLabel(view.centre_from) })))
     : t("neuf.setAside");
   const pile = h(mine ? "button" : "div", {
     class: `spare-pile${exchanging ? " centre" : " aside"}${mine ? " legal" : ""}`,
@@ -162,7 +162,7 @@ function summary(deal, ctx) {
       t("neuf.decided", {
         name: ctx.seatLabel(a.seat),
         what: a.action === "exchange"
-          ? t("summary.took", { what: took[a.seat] === "spare" ? t("summary.theSpare") : t("summary.handOf", { name: ctx.seatLabel(took[a.seat]) }) })
+          ? t("summary.took", { what: took[a.seat] === "spare" ? t("summary.theSpare") : (took[a.seat] === ctx.you ? t("summary.handOfYou") : t("summary.handOf", { name: ctx.seatLabel(took[a.seat]) })) })
           : t("summary.kept"),
       })))) : null,
     // the outcome first: on a phone the hands and the tricks fill three screens before it

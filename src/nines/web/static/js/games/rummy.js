@@ -306,7 +306,7 @@ function summary(deal, ctx) {
   const wentOut = deal.went_out ?? (deal.result || {}).went_out;
   return h("div", { class: "summary" },
     h("p", { class: "summary-head" }, t("table.hand", { n: deal.number }), " · ", t("rummy.indicator"), " ", prettyCard(deal.indicator), " · ",
-      wentOut ? t("rummy.wentOut", { name: ctx.seatLabel(wentOut) }) : t("rummy.stockOut")),
+      wentOut ? (wentOut === ctx.you ? t("rummy.wentOutYou") : t("rummy.wentOut", { name: ctx.seatLabel(wentOut) })) : t("rummy.stockOut")),
     // the outcome first: on a phone the hands left fill screens before it
     h("h3", {}, t("rummy.totals")),
     h("table", { class: "sheet" },
