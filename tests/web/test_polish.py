@@ -109,3 +109,53 @@ def test_words_come_whole_from_the_translation(pages: Pages, live_server: Any, s
         .concat([0, 1, 2].map((n) => i18n.plural({ one: 'one', other: 'other' }, n, 'en')));
     }""")
     assert said == ["0 levée", "1 levée", "2 levées", "other", "one", "other"], said
+
+
+# -- no move notation in sentences ---------------------------------------------------------------------------------
+
+NOTATION = r"\b(play|exchange|keep|bid|pass|trump|draw|lay|extend|swap|discard)\b( [0-9AKQJT][SHDC]| stock| discard|\)|$)|\b[0-9AKQJT][SHDC]\b"
+DONE = {"en": r"^(South|West|East) (played [0-9AKQJ]+[♠♥♦♣]|exchanged|kept the hand)$",
+        "fr": r"^(Sud|Ouest|Est) a (joué (le |l')[0-9ARDV]+[♠♥♦♣]|échangé|gardé sa main)$"}
+STAND_IN = {"en": r"A stand-in moved for you \((exchanged|kept the hand|played [0-9AKQJ]+[♠♥♦♣])\)",
+            "fr": r"Un remplaçant a joué pour vous \((échangé|gardé sa main|joué (le |l')[0-9ARDV]+[♠♥♦♣])\)"}
+
+
+def finished_match(live_server: Any) -> str:
+    seats = {s: {"kind": "bot", "bot": "basic"} for s in ("S", "W", "E")}
+    created = live_server.api("POST", "/api/tables", {"game": "neuf", "seats": seats, "options": {"start_score": 1}, "bot_delay_ms": 0, "seed": 12})
+    return created["table"]["id"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_moves_are_said_in_words_not_notation(pages: Pages, live_server: Any, size: str, lang: str) -> None:
+    import re
+
+    # a stand-in decides for a person whose time ran out: the notice says the move in words
+    seated = live_server.api("POST", "/api/tables", {"game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"},
+                                                                               "E": {"kind": "bot", "bot": "basic"}},
+                                                     "bot_delay_ms": 0, "clock_s": 3})
+    ann = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    ann.goto(live_server.url + seated["url"])
+    notice = ann.wait_for_selector(".notice.stand-in[data-stand-in=S]", timeout=30_000).inner_text()
+    screenshot(ann, f"polish-stand-in-{size}-{lang}")
+    assert re.search(STAND_IN[lang], notice), notice
+    assert not re.search(NOTATION, notice), notice
+    # the replay of a finished match says each move as a sentence
+    table = finished_match(live_server)
+    page = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    page.goto(f"{live_server.url}/neuf?t={table}")
+    page.wait_for_selector(".notice.over", timeout=60_000)
+    if page.locator("dialog.summary-dialog").count():
+        page.keyboard.press("Escape")
+    page.click("[data-tool=replay]")
+    page.wait_for_selector(".replay-felt .felt")
+    said = []
+    for step in range(1, 6):
+        page.click("[data-step=next]")
+        page.wait_for_function("(n) => document.querySelector('.replay-step')?.textContent.includes(` ${n} `)", arg=step)
+        said.append(page.locator(".replay-move").inner_text())
+    screenshot(page, f"polish-replay-move-{size}-{lang}")
+    for text in said:
+        assert re.match(DONE[lang], text), said
+        assert not re.search(NOTATION, text), said

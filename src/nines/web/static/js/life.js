@@ -4,6 +4,7 @@
 
 import { copyText, h, openDialog, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
+import { doneText } from "./moves.js";
 
 // -- the clock ----------------------------------------------------------------------------------------
 
@@ -74,8 +75,8 @@ export function standInNotice(message, seatLabel) {
   else if (last && standInShown && last.by === standInShown.by) standInShown = null;
   if (!standInShown || message.table.status === "over") return null;
   return h("div", { class: "notice stand-in", "data-stand-in": standInShown.by },
-    standInShown.by === message.you ? t("standIn.movedYou", { action: standInShown.action })
-      : t("standIn.moved", { name: seatLabel(standInShown.by), action: standInShown.action }));
+    standInShown.by === message.you ? t("standIn.movedYou", { action: doneText(standInShown.action) })
+      : t("standIn.moved", { name: seatLabel(standInShown.by), action: doneText(standInShown.action) }));
 }
 
 // -- another device ----------------------------------------------------------------------------------

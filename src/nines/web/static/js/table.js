@@ -14,6 +14,7 @@ import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
 import { errorText, hintText, refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
+import { someoneDid } from "./moves.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -604,7 +605,7 @@ export class TableShell {
         h("button", { type: "button", class: "button small", "data-step": "next", onclick: () => go(step + 1) }, t("replay.next"), " ▶"),
         h("button", { type: "button", class: "button small", onclick: () => go(data.frames.length - 1) }, t("replay.last")));
       fill(body, controls,
-        frame.action ? h("p", { class: "replay-move" }, `${seatName(frame.seat)}: `, h("code", {}, frame.action)) : null,
+        frame.action ? h("p", { class: "replay-move", "data-move": frame.action }, someoneDid(seatName(frame.seat), frame.action)) : null,
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
         stepValues(review, data.record, step),
         h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
