@@ -49,6 +49,22 @@ const W = {
   discarded: { en: "Discarded", fr: "Défausse" },
   expert: { en: "The expert would discard", fr: "L'expert défausserait" },
   same: { en: "the same", fr: "la même" },
+  // the review's notes, by their key (note_keys in the review's JSON)
+  "review.stopped_early": {
+    en: "Play stopped after trick {trick} of {tricks}; the values still count every trick to the end of the deal, as if it were played out.",
+    fr: "Le jeu s'est arrêté après la levée {trick} sur {tricks} ; les valeurs comptent quand même chaque levée jusqu'à la fin de la donne, comme si elle était jouée.",
+  },
+  "review.unscored": {
+    en: { one: "{n} of {cards} cards not scored: the search stopped at its limit of {nodes} positions; that card is marked rather than guessed.",
+      other: "{n} of {cards} cards not scored: the search stopped at its limit of {nodes} positions; those cards are marked rather than guessed." },
+    fr: { one: "{n} carte sur {cards} non évaluée : la recherche s'est arrêtée à sa limite de {nodes} positions ; cette carte est marquée plutôt que devinée.",
+      other: "{n} cartes sur {cards} non évaluées : la recherche s'est arrêtée à sa limite de {nodes} positions ; ces cartes sont marquées plutôt que devinées." },
+  },
+  "review.thrown_in": { en: "Thrown in: nobody bid, no card was played.", fr: "Donne annulée : personne n'a enchéri, aucune carte n'a été jouée." },
+  "review.relaxed_rules": {
+    en: "The solver plays the strict rule in full (beat the led suit, trump, over-trump, under-trump, no exception for a partner); this match relaxes it, so its cards cannot be scored.",
+    fr: "Le solveur applique la règle stricte en entier (monter sur la couleur demandée, couper, surcouper, sous-couper, sans exception pour le partenaire) ; cette partie l'assouplit, ses cartes ne peuvent donc pas être évaluées.",
+  },
 };
 
 // A text in the page's language; one with plural forms takes the one its number ``n`` needs.
@@ -145,6 +161,14 @@ function discards(review) {
       h("td", {}, d.same ? w("same") : d.expert ? cardText(d.expert) : d.expert_action)))));
 }
 
+// A note in the page's language by its key; a note the page has no words for keeps the server's English.
+function noteText(note, keyed) {
+  if (!keyed || !W[keyed.key]) return note;
+  const params = { ...keyed.params };
+  if (typeof params.nodes === "number") params.nodes = params.nodes.toLocaleString(pick({ en: "en", fr: "fr" }));
+  return w(keyed.key, params);
+}
+
 // The whole review, drawn from the server's JSON.
 export function reviewView(review) {
   if (review.game === "rummy") {
@@ -153,7 +177,7 @@ export function reviewView(review) {
   }
   return h("div", { class: "review", "data-review-deal": review.number },
     h("p", { class: "review-measure" }, w(review.counted === "side" ? "side" : "seat")),
-    (review.notes || []).map((note) => h("p", { class: "review-note" }, note)),
+    (review.notes || []).map((note, i) => h("p", { class: "review-note" }, noteText(note, (review.note_keys || [])[i]))),
     exchange(review), contract(review), totals(review), tricks(review));
 }
 
