@@ -159,3 +159,38 @@ def test_moves_are_said_in_words_not_notation(pages: Pages, live_server: Any, si
     for text in said:
         assert re.match(DONE[lang], text), said
         assert not re.search(NOTATION, text), said
+
+
+# -- a table waiting for people --------------------------------------------------------------------------------------
+
+WAITING = {"en": "Waiting for a player at West", "fr": "En attente d'un joueur à la place Ouest"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_table_waiting_for_people_offers_no_decision(pages: Pages, live_server: Any, size: str, lang: str) -> None:
+    """A table with a seat still open (an invitation not taken, a player asked to play again who has not answered)
+    shows no Exchange/Keep, no playable card and no typed move, and says whom it waits for."""
+    # the first to decide is dealt by chance (a table with an open seat takes no seed): a table where South, the
+    # person already seated, is the one the rules ask first (a third of them)
+    for _ in range(40):
+        seated = live_server.api("POST", "/api/tables", {"game": "neuf", "bot_delay_ms": 0, "seats": {
+            "S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}})
+        if live_server.api("GET", f"/api/tables/{seated['table']['id']}/state")["view"]["to_act"] == "S":
+            break
+    else:
+        raise AssertionError("South was never the first to decide in 40 tables")
+    page = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    page.goto(live_server.url + seated["url"])
+    page.wait_for_selector(".notice.waiting")
+    page.wait_for_selector(".felt .hand[data-seat=S] .card")
+    screenshot(page, f"polish-waiting-{size}-{lang}")
+    state = live_server.api("GET", f"/api/tables/{seated['table']['id']}")
+    assert state["status"] == "waiting"
+    offered = page.evaluate("""() => [...document.querySelectorAll(
+        '.table-shell [data-action], .table-shell .hand button.card.legal, .table-shell .hand.controlled, #command, .spare-pile.legal')]
+        .map((el) => el.dataset.action || el.className)""")
+    assert not offered, f"a waiting table offers {offered}"
+    status = page.locator(".status-line").inner_text()
+    notice = page.locator(".notice.waiting").inner_text()
+    assert WAITING[lang] in status and WAITING[lang] in notice, (status, notice)

@@ -72,7 +72,10 @@ const STRINGS = {
     "table.connecting": "Connecting…",
     "table.reconnecting": "Connection lost — reconnecting…",
     "table.spectating": "You are watching: no hidden card is shown.",
-    "table.waiting": "Waiting for every seat to be taken. Share the invitation below.",
+    "table.waiting": "Waiting for every seat to be taken.",
+    "table.waitingFor": { one: "Waiting for a player at {names}", other: "Waiting for players at {names}" },
+    "table.waitingForNumbered": "Waiting for {names} to join",
+    "table.waitingWhy": "Nothing is decided until every seat is taken.",
     "table.yourTurn": "Your turn",
     "table.playCard": "Play a highlighted card",
     "table.turnOf": "{name} to play",
@@ -427,7 +430,10 @@ const STRINGS = {
     "table.connecting": "Connexion…",
     "table.reconnecting": "Connexion perdue — reconnexion…",
     "table.spectating": "Vous regardez : aucune carte cachée n'est montrée.",
-    "table.waiting": "En attente que toutes les places soient prises. Partagez l'invitation ci-dessous.",
+    "table.waiting": "En attente que toutes les places soient prises.",
+    "table.waitingFor": { one: "En attente d'un joueur à la place {names}", other: "En attente de joueurs aux places {names}" },
+    "table.waitingForNumbered": "En attente de l'arrivée de {names}",
+    "table.waitingWhy": "Rien ne se décide avant que toutes les places soient prises.",
     "table.yourTurn": "À vous",
     "table.playCard": "Jouez une carte en surbrillance",
     "table.turnOf": "À {name} de jouer",
@@ -761,6 +767,11 @@ export function t(key, params = {}) {
 
 export function has(key) {
   return key in STRINGS[lang] || key in STRINGS.en;
+}
+
+// "West and East", "Ouest et Est": a list said the language's way.
+export function listText(items) {
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
 }
 
 // A text in both languages picked by the current one: pick({en: "...", fr: "..."}).

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
-import { LANGS, cardName, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
+import { LANGS, cardName, lang, listText, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, savePrefs } from "./prefs.js";
 import { claimFromAddress, offerSeat } from "./seating.js";
 import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
@@ -256,9 +256,15 @@ export class TableShell {
 
   // -- what the page shows -------------------------------------------------------------------------
 
+  // The moves this page may offer: none while the table waits for people.
+  legal() {
+    return this.message && this.message.table.status !== "waiting" ? this.message.view.legal : [];
+  }
+
   context(extra = {}) {
     const message = this.message;
-    const view = message.view;
+    // a table waiting for people decides nothing yet: no move is offered (the rules may already hold some)
+    const view = message.table.status === "waiting" ? { ...message.view, legal: [] } : message.view;
     const seats = message.table.seats;
     const ctx = {
       view,
@@ -277,7 +283,8 @@ export class TableShell {
         if (info.kind === "human") return info.name || seatName(seat);
         return seatName(seat);
       },
-      controls: (seat) => message.you !== null && (seat === message.you || (view.acting_seat === message.you && view.to_act === seat)),
+      controls: (seat) => message.you !== null && message.table.status !== "waiting"
+        && (seat === message.you || (view.acting_seat === message.you && view.to_act === seat)),
       act: (action) => this.act(action),
       redraw: () => this.draw(),
       refuse: (text) => toast(text, "error"),
@@ -318,7 +325,7 @@ export class TableShell {
           // the computer player's reason in the page's language (or, lacking one, the move in its words)
           h("code", {}, hint.action), " — ", hintText(hint) || moveText(hint.action)]));
     }
-    if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
+    if (this.message.you && this.legal().length) this.actionsBox.append(this.commandBox());
   }
 
   commandBox() {
@@ -327,7 +334,7 @@ export class TableShell {
       id: "command", class: "command", type: "text", list: listId, autocomplete: "off", spellcheck: "false",
       "aria-label": t("table.command"), placeholder: t("table.commandHelp", { example: this.renderer.commandExample }),
     });
-    const list = h("datalist", { id: listId }, this.message.view.legal.slice(0, 200).map((a) => h("option", { value: a })));
+    const list = h("datalist", { id: listId }, this.legal().slice(0, 200).map((a) => h("option", { value: a })));
     const form = h("form", {
       class: "command-form",
       onsubmit: (event) => {
@@ -358,7 +365,7 @@ export class TableShell {
     const dealLabel = this.renderer.dealLabel(view);
     let text;
     if (table.status === "over") text = winnersText(table, this.context());
-    else if (table.status === "waiting") text = t("table.waiting");
+    else if (table.status === "waiting") text = waitingText(table);
     else {
       const acting = view.acting_seat ?? view.to_act;
       if (you && acting === you) {
@@ -396,7 +403,7 @@ export class TableShell {
       }
       if (message.table.status !== "over") this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
     }
-    if (message && message.you && message.view.legal.length) {
+    if (message && message.you && this.legal().length) {
       this.toolbar.append(button(t("table.command"), "/", () => this.focusCommand(), { "data-tool": "type" }));
     }
     this.toolbar.append(
@@ -416,7 +423,7 @@ export class TableShell {
           ...againActions(this),
           h("a", { class: "button quiet", href: `/${this.game}` }, t("table.newTable")))));
     } else if (table.status === "waiting") {
-      this.noticeBox.append(h("div", { class: "notice waiting" }, t("table.waiting"), " ",
+      this.noticeBox.append(h("div", { class: "notice waiting" }, `${waitingText(table)}. ${t("table.waitingWhy")}`, " ",
         h("button", { type: "button", class: "button small", onclick: () => this.showShare() }, t("table.share"))));
     }
     const standIn = standInNotice(this.message, (seat) => this.context().seatLabel(seat));
@@ -637,6 +644,14 @@ export class TableShell {
     };
     if (shortcuts[key]) { event.preventDefault(); shortcuts[key](); }
   }
+}
+
+// Whom a table waits for: the seats still open (a friend invited, or a player asked to play again).
+function waitingText(table) {
+  const open = table.seats.filter((s) => s.kind === "open").map((s) => s.seat);
+  if (!open.length) return t("table.waiting");
+  const numbered = open.every((seat) => /^\d+$/.test(seat));
+  return t(numbered ? "table.waitingForNumbered" : "table.waitingFor", { names: listText(open.map(seatName)), n: open.length });
 }
 
 function winnersText(table, ctx) {
