@@ -194,3 +194,86 @@ def test_a_table_waiting_for_people_offers_no_decision(pages: Pages, live_server
     status = page.locator(".status-line").inner_text()
     notice = page.locator(".notice.waiting").inner_text()
     assert WAITING[lang] in status and WAITING[lang] in notice, (status, notice)
+
+
+# -- rummy's sets ---------------------------------------------------------------------------------------------------
+
+SETS_SEEN = """() => {
+  const out = [];
+  const box = document.querySelector('.table-sets');
+  const inner = box.getBoundingClientRect();
+  const cue = box.parentElement.querySelector('.sets-more:not(.up):not([hidden])');
+  const up = box.parentElement.querySelector('.sets-more.up:not([hidden])');
+  const foot = cue ? cue.getBoundingClientRect().height : 0;
+  const head = up ? up.getBoundingClientRect().height : 0;
+  const whole = (r, top, bottom) => r.top >= top - 0.5 && r.bottom <= bottom + 0.5 && r.left >= inner.left - 0.5 && r.right <= inner.right + 0.5;
+  for (const set of box.querySelectorAll('.table-set')) {
+    const r = set.getBoundingClientRect();
+    const label = `${set.dataset.set}${set.classList.contains('target') ? ' (target)' : ''}`;
+    if (set.classList.contains('target')) {
+      if (!whole(r, inner.top + head, inner.bottom - foot) || r.bottom > innerHeight || r.top < 0) out.push(`target ${label} not wholly in view: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(inner.top)}-${Math.round(inner.bottom - foot)}`);
+    } else if (r.top < inner.bottom && r.bottom > inner.bottom + 0.5 && !cue) {
+      out.push(`set ${label} cut at the foot (${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(inner.top)}-${Math.round(inner.bottom)}) with no sign that more follow`);
+    } else if (r.bottom > inner.top && r.top < inner.top - 0.5 && !up) {
+      out.push(`set ${label} cut at the head (${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(inner.top)}-${Math.round(inner.bottom)}) with no sign that more are above`);
+    }
+    const tags = [...set.querySelectorAll('.card-tag')].map((t) => t.getBoundingClientRect());
+    tags.forEach((t, i) => {
+      if (t.left < r.left - 0.5 || t.right > r.right + 0.5 || t.bottom > r.bottom + 0.5) out.push(`set ${label}: a wild's tag sticks out of its set`);
+      tags.slice(i + 1).forEach((u) => { if (Math.min(t.right, u.right) - Math.max(t.left, u.left) > 0.5 && Math.min(t.bottom, u.bottom) - Math.max(t.top, u.top) > 0.5) out.push(`set ${label}: two tags overlap`); });
+    });
+  }
+  if (scrollY !== 0) out.push(`the page scrolled to ${scrollY}`);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rummy_sets_that_take_the_card_are_in_view(pages: Pages, live_server: Any, size: str) -> None:
+    """Seed 38: at each of seat 1's turns where a card may extend or swap into a set, that card selected: the sets it
+    may go to lie wholly inside the sets' box and the screen, any set cut off has a cue that more follow, and the wilds'
+    tags stay inside their sets."""
+    from .driving import clear_selection, rummy_turn_drawn, select_cards
+
+    page = open_table(pages, live_server, "rummy", size, seed=38)
+    seen = 0
+    for _ in range(60):
+        if seen and page.locator("dialog.summary-dialog").count():
+            break  # the hand is over
+        legal = rummy_turn_drawn(page)
+        seq = page.locator(".table-shell").get_attribute("data-seq")
+        moves = [a for a in legal if a.split()[0] in ("extend", "swap")]
+        lays = [a for a in legal if a.startswith("lay ")]
+        if lays and not moves:  # a set of one's own first: who has laid may extend and swap
+            assert select_cards(page, [w.split("=")[0] for w in lays[0].split()[1:]])
+            tap(page, "[data-action=lay]:not([disabled])")
+            page.wait_for_timeout(100)
+            if page.locator("dialog[open] .choices button").count():
+                page.locator(f"dialog[open] .choices button[data-action='{lays[0]}']").click()
+            page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
+            clear_selection(page)
+            legal = rummy_turn_drawn(page)
+            seq = page.locator(".table-shell").get_attribute("data-seq")
+            moves = [a for a in legal if a.split()[0] in ("extend", "swap")]
+        if moves:
+            card = moves[-1].split()[2].split("=")[0]  # the last offered: a set laid late, further down the box
+            assert select_cards(page, [card])
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_selector(".table-set.target")
+            settle(page)
+            page.wait_for_timeout(50)  # the box is scrolled on the next frame
+            page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+            problems = page.evaluate(SETS_SEEN)
+            screenshot(page, f"polish-rummy-sets-{size}-{seen}")
+            assert not problems, "\n".join(problems)
+            seen += 1
+            clear_selection(page)
+            if seen >= 2:
+                return
+        discard = [a for a in legal if a.startswith("discard ")][-1]
+        assert select_cards(page, [discard.split()[1]])
+        tap(page, "[data-action=discard]:not([disabled])")
+        page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
+        if seen:
+            page.wait_for_function("document.querySelector('dialog.summary-dialog') || document.querySelector('.status-line.my-turn')", timeout=20_000)
+    assert seen, "no set was offered to extend or swap into"
