@@ -277,3 +277,87 @@ def test_rummy_sets_that_take_the_card_are_in_view(pages: Pages, live_server: An
         if seen:
             page.wait_for_function("document.querySelector('dialog.summary-dialog') || document.querySelector('.status-line.my-turn')", timeout=20_000)
     assert seen, "no set was offered to extend or swap into"
+
+
+# -- the review for players ------------------------------------------------------------------------------------------
+
+REVIEW_WORDS = {
+    "en": {"you": "you", "won": "won by ", "alone": "if all the others played together against them", "any": ("any ",)},
+    "fr": {"you": "vous", "won": "prise par ", "alone": "si tous les autres jouaient ensemble contre lui", "any": ("n'importe",)},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_review_speaks_to_the_player(pages: Pages, live_server: Any, size: str, lang: str) -> None:
+    """The review in the deal summary says "you" for the person's seat, each trick's winner, the measure of the
+    exchange in one sentence, never a list of more than two equal best cards where "any heart" or "any card but" says
+    it; in the replay the card values come before the felt, inside the first screen on a phone."""
+    from .driving import neuf_step, play_until, summary_open
+
+    import re
+
+    words = REVIEW_WORDS[lang]
+    page = open_table(pages, live_server, "neuf", size, locale=f"{lang}-CA", options={"start_score": 1})
+    play_until(page, neuf_step, summary_open)
+    review = page.locator("dialog.summary-dialog .review-panel .review")
+    review.wait_for(timeout=60_000)
+    screenshot(page, f"polish-review-{size}-{lang}")
+    assert review.locator(".review-totals tr[data-seat=S] th").inner_text() == words["you"]
+    tricks = review.locator(".review-trick")
+    assert tricks.count() == 13 and review.locator(".review-trick .review-winner").count() == 13
+    assert all(text.startswith(words["won"]) for text in review.locator(".review-winner").all_inner_texts())
+    assert words["alone"] in review.locator(".review-alone").inner_text()
+    assert not re.search(r"\bvous (a|joue) ", review.inner_text()), "the second person glued from parts"
+    for best in review.locator(".review-best").all():
+        listed = best.locator(".review-card").count()
+        assert listed <= 2 or not any(word in best.inner_text() for word in words["any"]), best.inner_text()
+        assert listed <= 6, f"a list of {listed} best cards: {best.inner_text()}"
+    page.locator("dialog.summary-dialog .dialog-actions button").click()
+    page.wait_for_selector(".notice.over [data-tool=replay]", timeout=30_000)
+    page.click("[data-tool=replay]")
+    page.wait_for_selector(".replay-felt .felt")
+    page.locator(".replay-review .review").wait_for(timeout=60_000)
+    for _ in range(4):  # past the exchange to the first card played
+        page.click("[data-step=next]")
+    values = page.locator(".replay .review-values")
+    values.wait_for()
+    page.wait_for_timeout(50)
+    box = values.bounding_box()
+    screenshot(page, f"polish-replay-values-{size}-{lang}")
+    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], f"the card values at {box}: below the fold"
+    said = page.locator("dialog.replay-dialog").inner_text()
+    no_glue(said)
+    assert not re.search(r"\b(vous (a|joue)|you (is|plays|bids)) ", said), "the second person glued from parts"
+
+
+# -- the card under the pointer -------------------------------------------------------------------------------------
+
+UNDER = """([x, y]) => { const el = document.elementFromPoint(x, y); const card = el && el.closest('button.card'); return card ? card.dataset.code : null; }"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_lifted_card_leaves_its_neighbour_its_click_area(pages: Pages, live_server: Any, size: str) -> None:
+    """The card under the pointer lifts but stays under its right neighbour: a point just inside the neighbour's
+    visible edge is the neighbour's (on a phone, at rest, the lifted playable cards too)."""
+    page = open_table(pages, live_server, "neuf", size)
+    page.wait_for_selector("[data-action=keep]")
+    tap(page, "[data-action=keep]")
+    page.wait_for_selector(".hand.controlled button.card.legal")
+    settle(page)
+    cards = page.locator(".hand[data-seat=S] button.card")
+    n = cards.count()
+    misses = []
+    for i in range(0, n - 1, 3):
+        here, there = cards.nth(i).bounding_box(), cards.nth(i + 1).bounding_box()
+        assert here and there
+        y = there["y"] + there["height"] * 0.6
+        if size == "laptop":  # (a touch screen has no pointer resting on a card: there the cards at rest are checked)
+            page.mouse.move(there["x"] - 4, y)  # on the card, near its neighbour's edge: it lifts
+        settle(page)
+        code = page.evaluate(UNDER, [there["x"] + 3, y])
+        expected = cards.nth(i + 1).get_attribute("data-code")
+        if code != expected:
+            misses.append(f"{there['x'] + 3:.0f},{y:.0f}: {code} instead of {expected}")
+    screenshot(page, f"polish-hover-{size}")
+    assert not misses, "a lifted card covers its neighbour:\n" + "\n".join(misses)

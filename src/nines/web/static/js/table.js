@@ -472,7 +472,8 @@ export class TableShell {
   showSummary(deal) {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
-    const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
+    const ctx = this.context();
+    const body = h("div", {}, this.renderer.summary(chosen, ctx), reviewPanel(this.tableId, chosen.number, null, { who: Object.assign((seat) => ctx.seatLabel(seat), { you: ctx.you }) }));
     const dialog = openDialog(t("table.summary"), body, {
       closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
     });
@@ -611,11 +612,15 @@ export class TableShell {
         h("span", { class: "replay-step" }, t("replay.step", { n: step, total: data.frames.length - 1 })),
         h("button", { type: "button", class: "button small", "data-step": "next", onclick: () => go(step + 1) }, t("replay.next"), " ▶"),
         h("button", { type: "button", class: "button small", onclick: () => go(data.frames.length - 1) }, t("replay.last")));
+      // the person's own seat is "you" here as at the table; the card values before the felt (on a phone they sat
+      // below the fold after every step)
+      const shellCtx = this.message ? this.context() : null;
+      const who = shellCtx ? Object.assign((seat) => shellCtx.seatLabel(seat), { you: shellCtx.you }) : seatName;
       fill(body, controls,
-        frame.action ? h("p", { class: "replay-move", "data-move": frame.action }, someoneDid(seatName(frame.seat), frame.action)) : null,
+        frame.action ? h("p", { class: "replay-move", "data-move": frame.action }, someoneDid(who(frame.seat), frame.action, { you: !!this.message && frame.seat === this.message.you })) : null,
+        stepValues(review, data.record, step, who),
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
-        stepValues(review, data.record, step),
-        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
+        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false, who })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
     try { await load(1); } catch (error) { body.textContent = errorText(error); }
