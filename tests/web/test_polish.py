@@ -361,3 +361,52 @@ def test_a_lifted_card_leaves_its_neighbour_its_click_area(pages: Pages, live_se
             misses.append(f"{there['x'] + 3:.0f},{y:.0f}: {code} instead of {expected}")
     screenshot(page, f"polish-hover-{size}")
     assert not misses, "a lifted card covers its neighbour:\n" + "\n".join(misses)
+
+
+# -- nothing cut short ------------------------------------------------------------------------------------------------
+
+CUT = """() => {
+  const out = [];
+  const text = document.querySelector('.status-line .status-text');
+  if (text && text.scrollWidth > text.clientWidth + 1) out.push(`the status is cut: ${text.textContent}`);
+  const pill = document.querySelector('.status-line');
+  const line = parseFloat(getComputedStyle(text).lineHeight) || 24;
+  if (pill.getBoundingClientRect().height > line + 24) out.push(`the status pill wraps (${Math.round(pill.getBoundingClientRect().height)} px)`);
+  const clock = document.querySelector('.turn-clock:not([hidden])');
+  if (clock && clock.getBoundingClientRect().height > line * 1.5) out.push(`the clock wraps: ${clock.textContent}`);
+  const input = document.getElementById('command');
+  if (input && input.offsetParent) {
+    const style = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (ctx.measureText(input.placeholder).width > room + 1) out.push(`the placeholder is cut: ${input.placeholder}`);
+  }
+  for (const chip of document.querySelectorAll('.felt .plate .chip')) {
+    const c = chip.getBoundingClientRect(), p = chip.closest('.plate').getBoundingClientRect();
+    if (c.left < p.left - 0.5 || c.right > p.right + 0.5 || c.top < p.top - 0.5 || c.bottom > p.bottom + 0.5) out.push(`the chip ${chip.textContent} spills out of its plate`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_nothing_is_cut_short(pages: Pages, live_server: Any, size: str, lang: str) -> None:
+    """On a laptop the status says its whole question on one line, a running clock stays on one line in it, the
+    typed move's placeholder is whole; on both screens each plate's chips ("EXCHANGED") stay inside it."""
+    seated = live_server.api("POST", "/api/tables", {"game": "neuf", "bot_delay_ms": 0, "clock_s": 90, "seats": {
+        "S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}})
+    page = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    page.goto(live_server.url + seated["url"])
+    page.wait_for_selector("[data-action=exchange]")
+    page.wait_for_selector(".turn-clock:not([hidden])")
+    problems = page.evaluate(CUT) if size == "laptop" else []
+    tap(page, "[data-action=exchange]")
+    page.wait_for_selector(".hand.controlled button.card.legal", timeout=30_000)
+    page.wait_for_function("document.querySelectorAll('.felt .plate .chip').length >= 2")
+    settle(page)
+    screenshot(page, f"polish-uncut-{size}-{lang}")
+    after = page.evaluate(CUT)
+    problems += after if size == "laptop" else [p for p in after if "chip" in p]
+    assert not problems, "\n".join(problems)

@@ -332,7 +332,8 @@ export class TableShell {
     const listId = `legal-${this.tableId}`;
     const input = h("input", {
       id: "command", class: "command", type: "text", list: listId, autocomplete: "off", spellcheck: "false",
-      "aria-label": t("table.command"), placeholder: t("table.commandHelp", { example: this.renderer.commandExample }),
+      "aria-label": t("table.command"), placeholder: t("table.commandShort", { example: this.renderer.commandExample }),
+      title: t("table.commandHelp", { example: this.renderer.commandExample }),
     });
     const list = h("datalist", { id: listId }, this.legal().slice(0, 200).map((a) => h("option", { value: a })));
     const form = h("form", {
