@@ -410,3 +410,49 @@ def test_nothing_is_cut_short(pages: Pages, live_server: Any, size: str, lang: s
     after = page.evaluate(CUT)
     problems += after if size == "laptop" else [p for p in after if "chip" in p]
     assert not problems, "\n".join(problems)
+
+
+# -- the keyboard ---------------------------------------------------------------------------------------------------
+
+def axe_rules(page: Any, rules: tuple[str, ...]) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe  # ships axe-core: nothing is downloaded
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']}: " + "; ".join(n["target"][0] for n in v["nodes"][:4]) for v in found if v["id"] in rules]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_keyboard_reaches_what_it_wants(pages: Pages, live_server: Any, size: str) -> None:
+    """The home page's game chooser keeps the focus through the arrow keys (it fell to the page's body); at a table
+    the person's turn finds the focus in the hand, no key needed; axe's heading-order (rummy's table, the replay)
+    and empty-table-header (every summary) hold."""
+    home = pages.new(**SIZES[size])
+    home.goto(live_server.url + "/")
+    home.wait_for_selector(".setup #game-neuf")
+    home.focus(".setup #game-neuf")
+    for expected in ("game-elyigit", "game-rummy"):
+        home.keyboard.press("ArrowRight")
+        home.wait_for_function("(id) => document.activeElement && document.activeElement.id === id", arg=expected)
+    page = open_table(pages, live_server, "neuf", size)
+    page.wait_for_selector("[data-action=keep]")
+    page.wait_for_function("document.activeElement && document.activeElement.matches('.hand[data-seat=S] button.card')")
+    rummy = open_table(pages, live_server, "rummy", size)
+    rummy.wait_for_selector("button[data-pile=stock].legal")
+    problems = axe_rules(rummy, ("heading-order", "empty-table-header"))
+    table = finished_match(live_server)
+    watcher = pages.new(**SIZES[size])
+    watcher.goto(f"{live_server.url}/neuf?t={table}")
+    watcher.wait_for_selector(".notice.over", timeout=60_000)
+    if not watcher.locator("dialog.summary-dialog").count():
+        if size == "phone":
+            watcher.click(".tools-toggle")
+        watcher.click("[data-tool=summary]")
+    watcher.wait_for_selector("dialog.summary-dialog .review")
+    problems += [f"summary: {p}" for p in axe_rules(watcher, ("heading-order", "empty-table-header"))]
+    watcher.keyboard.press("Escape")
+    watcher.wait_for_function("!document.querySelector('dialog[open]')")
+    watcher.click("[data-tool=replay]")
+    watcher.wait_for_selector(".replay-review .review")
+    watcher.click("[data-step=next]")
+    problems += [f"replay: {p}" for p in axe_rules(watcher, ("heading-order", "empty-table-header"))]
+    assert not problems, "\n".join(problems)

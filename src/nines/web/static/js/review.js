@@ -247,7 +247,8 @@ export function reviewPanel(tableId, deal, review = null, { heading = true, who 
       .then((loadedReview) => fill(body, reviewView(loadedReview, who)))
       .catch((error) => fill(body, h("p", { class: "review-note" }, w("failed", { why: errorText(error) }))));
   }
-  return h("section", { class: "review-panel" }, heading ? h("h3", {}, w("title")) : null, body);
+  // without its visible heading (the replay's fold says it) the heading is still there for the outline: h2, h3, h4
+  return h("section", { class: "review-panel" }, h("h3", heading ? {} : { class: "sr-only" }, w("title")), body);
 }
 
 // At a step of the replay (the position before action ``step`` of the deal), the value of every legal card

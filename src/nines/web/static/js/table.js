@@ -310,6 +310,13 @@ export class TableShell {
     this.drawNotice();
     this.fit();
     this.lostFocus = restoreFocus(this.shell, focus) ? null : focus;
+    // the person's turn with the focus nowhere (just arrived): the hand takes it, so the keys play at once
+    const { view, you, table } = this.message;
+    if (you && table.status === "playing" && (view.acting_seat ?? view.to_act) === you && document.activeElement === document.body
+      && !document.querySelector("dialog[open]")) {
+      const card = this.shell.querySelector(".hand.controlled button.card.legal") || this.shell.querySelector(".hand[data-seat] button.card");
+      if (card) card.focus({ preventScroll: true });
+    }
   }
 
   drawActions() {

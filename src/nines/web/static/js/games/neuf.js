@@ -99,7 +99,7 @@ function side(ctx) {
       h("td", { class: "score" }, String(view.scores[side])));
   });
   box.append(h("table", { class: "mini-scores" },
-    h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, t("table.tricks")), h("th", { scope: "col" }, t("table.score")))),
+    h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t("table.tricks")), h("th", { scope: "col" }, t("table.score")))),
     h("tbody", {}, rows)));
   if (view.remembered) {
     const r = view.remembered;
@@ -168,7 +168,7 @@ function summary(deal, ctx) {
     // the outcome first: on a phone the hands and the tricks fill three screens before it
     h("h3", {}, t("summary.change")),
     h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}), view.sides.map((side) => h("th", { scope: "col" }, view.sides.length === seats.length ? ctx.seatLabel(side) : seatName(side))))),
+      h("thead", {}, h("tr", {}, h("td", {}), view.sides.map((side) => h("th", { scope: "col" }, view.sides.length === seats.length ? ctx.seatLabel(side) : seatName(side))))),
       h("tbody", {},
         h("tr", {}, h("th", { scope: "row" }, t("table.tricks")), view.sides.map((side) => h("td", {}, String((result.side_tricks || {})[side] ?? "")))),
         h("tr", {}, h("th", { scope: "row" }, t("summary.change")), view.sides.map((side) => {

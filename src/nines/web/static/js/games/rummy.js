@@ -189,7 +189,7 @@ function render(ctx) {
   const above = cue(true);
   const setsBox = h("div", {
     class: "table-sets", onscroll: () => { setsScroll = setsBox.scrollTop; showMore(setsBox, more, above); },
-  }, h("h3", {}, t("rummy.sets"), view.table.length ? h("span", { class: "sets-count" }, ` (${view.table.length})`) : null),
+  }, h("h2", { class: "sets-title" }, t("rummy.sets"), view.table.length ? h("span", { class: "sets-count" }, ` (${view.table.length})`) : null),
   view.table.length ? sets : h("p", { class: "muted-light" }, t("rummy.noSets")));
   felt.append(h("div", { class: "sets-frame" }, setsBox, above, more));
   requestAnimationFrame(() => { showMore(setsBox, more, above); keepSetsScrolled(setsBox); showMore(setsBox, more, above); });
@@ -297,7 +297,7 @@ function side(ctx) {
         : `${t("table.hand", { n: view.deal_number })} / ${view.hands_in_session}`),
       sessionEnd(ctx)),
     h("table", { class: "side-scores" },
-      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, "🂠"), h("th", { scope: "col" }, t("rummy.totals")))),
+      h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, "🂠"), h("th", { scope: "col" }, t("rummy.totals")))),
       h("tbody", {}, view.seats.map((seat) => h("tr", { class: seat === ctx.you ? "mine" : "" },
         h("th", { scope: "row" }, ctx.seatLabel(seat), view.opened.includes(seat) ? " ✓" : ""),
         h("td", {}, String(view.hand_sizes[seat])),
