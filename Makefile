@@ -80,7 +80,7 @@ test-random: install-test system-test-deps
 test-latest: $(UV) system-test-deps
 	$(UV) venv --quiet --allow-existing $(LATEST)
 	VIRTUAL_ENV=$(LATEST) $(UV) pip install --quiet --upgrade --reinstall-package nines -e '.[test,postgres,ray]'
-	VIRTUAL_ENV=$(LATEST) $(UV) pip list --format freeze > build/latest-versions.txt 2>/dev/null || true
+	mkdir -p build && VIRTUAL_ENV=$(LATEST) $(UV) pip list --format freeze > build/latest-versions.txt
 	$(LATEST)/bin/ruff check
 	$(LATEST)/bin/mypy src/
 	$(LATEST)/bin/python $(PYTEST)

@@ -22,7 +22,8 @@ from typing import Any
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`", category=Warning)
 from starlette.testclient import TestClient
 
-from nines.server import ServerConfig, create_app, delta
+from nines.server import ServerConfig, create_app
+from nines.server.wire import delta
 
 MATCHES = [
     ("neuf", ["S", "W", "E"], {}),

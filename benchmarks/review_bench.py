@@ -136,7 +136,7 @@ def bench_event_loop(form: str, deals: list[tuple[Any, Mapping[str, Any]]], proc
     """Review every deal on the server's pool while measuring the event loop's lateness."""
     import asyncio
 
-    from nines.server.review import ReviewJob, Reviews
+    from nines.server.records.review import ReviewJob, Reviews
 
     game, _ = FORMS[form]
 

@@ -33,12 +33,12 @@ import time
 from pathlib import Path
 
 from nines.server.config import ServerConfig
-from nines.server.messages import CreateTable
-from nines.server.pubsub import LocalBroker
 from nines.server.runtime import CollectorPauses, settle
-from nines.server.store import Store
-from nines.server.table import Table, TableError
-from nines.server.tables import TableManager
+from nines.server.store.database import Store
+from nines.server.tables.manager import TableManager
+from nines.server.tables.table import Table, TableError
+from nines.server.wire.messages import CreateTable
+from nines.server.wire.pubsub import LocalBroker
 
 
 class Counted:

@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from nines.server.delta import apply
+from nines.server.wire.delta import apply
 
 ROOT = Path(__file__).resolve().parents[1]
 SEATS = {"S": {"kind": "bot", "bot": "random"}, "W": {"kind": "bot", "bot": "random"}, "E": {"kind": "bot", "bot": "random"}}

@@ -23,9 +23,15 @@ from pathlib import Path
 
 
 def free_port() -> int:
+    """A loopback port free now.  Another process (on a shared machine, another suite's) may take it before the
+    server this is for binds it: each server below is started again on another port when its start fails."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+PORT_TRIES = 5
+"""Starts of a server on a port found free, at most, when another process took the port first."""
 
 
 def descendants(pid: int) -> list[int]:
@@ -96,7 +102,22 @@ class PostgresCluster:
             })
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.writelines(f"{key} = {value}\n" for key, value in settings.items())
-        self.start()
+        for tries_left in reversed(range(PORT_TRIES)):
+            try:
+                self.start()
+                break
+            except subprocess.CalledProcessError:
+                if tries_left == 0 or "already in use" not in self._log():
+                    raise
+            self.port = free_port()  # taken meanwhile by another process: the last setting of the file wins
+            with open(self.data / "postgresql.conf", "a") as conf:
+                conf.write(f"port = {self.port}\n")
+
+    def _log(self) -> str:
+        try:
+            return (self.root / "server.log").read_text(errors="replace")
+        except OSError:
+            return ""
 
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.bindir / program), *args]
@@ -137,7 +158,13 @@ class RedisServer:
         self.folder = folder
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
-        self.start()
+        for tries_left in reversed(range(PORT_TRIES)):
+            self.start()
+            if self.process is not None and self.process.poll() is None:
+                break
+            if tries_left == 0:
+                raise RuntimeError(f"redis-server did not start on port {self.port}")
+            self.port = free_port()  # taken meanwhile by another process (redis-server exits): another one
 
     @property
     def url(self) -> str:
@@ -149,7 +176,10 @@ class RedisServer:
              "--dir", str(self.folder)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port, 10)
+        wait_for_port(self.port, 30)
+        if self.process.poll() is None:  # (what answered may be another process on the port, if this one exited)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=0.2)  # one that cannot bind exits at once
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -181,18 +211,25 @@ class ServerProcess:
                  bot_delay: float = 0.0, options: Sequence[str] = ()) -> None:
         import sys
 
-        self.port = free_port()
         self.folder = folder or Path(tempfile.mkdtemp(prefix="nines-serve-"))
         src = Path(__file__).resolve().parents[1] / "src"
-        command = [sys.executable, "-m", "nines.cli", "serve", "--port", str(self.port), "--database-url", database_url,
-                   "--bot-delay", str(bot_delay), "--log-level", "warning"]
-        if redis_url:
-            command += ["--redis-url", redis_url]
-        command += options
         env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-        self.log = open(self.folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)
-        self.wait_ready()
+        for tries_left in reversed(range(PORT_TRIES)):
+            self.port = free_port()
+            command = [sys.executable, "-m", "nines.cli", "serve", "--port", str(self.port), "--database-url", database_url,
+                       "--bot-delay", str(bot_delay), "--log-level", "warning"]
+            if redis_url:
+                command += ["--redis-url", redis_url]
+            command += options
+            self.log = open(self.folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in stop()
+            self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)
+            try:
+                self.wait_ready()
+                return
+            except RuntimeError:
+                if tries_left == 0 or "address already in use" not in self.output().lower():
+                    raise
+                self.log.close()  # the port was taken meanwhile by another process: another one
 
     @property
     def http(self) -> str:

@@ -21,7 +21,7 @@ from nines.bots import make_player, players_for
 from nines.games import get_game
 from nines.games.contract import Reason
 from nines.server.config import ServerConfig
-from nines.server.messages import HintMessage
+from nines.server.wire.messages import HintMessage
 
 from .message_keys import keys_in_source, placeholders
 

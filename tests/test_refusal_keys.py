@@ -18,7 +18,7 @@ import pytest
 
 from nines.games import get_game
 from nines.games.contract import IllegalAction, MatchOver, OptionsError, OutOfTurn, RulesError
-from nines.server.messages import ErrorCode
+from nines.server.wire.messages import ErrorCode
 
 from .message_keys import keys_in_source, placeholders
 

@@ -15,7 +15,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 from starlette.testclient import TestClient  # noqa: E402
 
 from nines.server import ServerConfig, create_app  # noqa: E402
-from nines.server.limits import Limits  # noqa: E402
+from nines.server.guard.limits import Limits  # noqa: E402
 
 from ..services import PostgresCluster, RedisServer, postgres_bindir  # noqa: E402
 

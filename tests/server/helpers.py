@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from starlette.testclient import TestClient
 
-from nines.server import delta
+from nines.server.wire import delta
 
 
 def create_table(client: TestClient, game: str, seats: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import pytest
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
 
-from nines.server.limits import Limits
+from nines.server.guard.limits import Limits
 
 from .test_attack_readers import BOUND_S, serving
 

@@ -15,7 +15,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from nines.server import ServerConfig, create_app
-from nines.server.limits import Limits, client_key
+from nines.server.guard.limits import Limits, client_key
 
 
 def _client_from_header(app: Any) -> Callable[..., Any]:

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from nines.server.limits import Limits
+from nines.server.guard.limits import Limits
 
 from .test_attack_readers import serving
 

@@ -31,17 +31,11 @@ from fastapi import FastAPI, WebSocket
 from websockets.frames import Frame, Opcode
 
 from nines.server import ServerConfig, create_app
-from nines.server.app import SocketConnection
-from nines.server.limits import Limits
-from nines.server.wire import SEND_KEY, DirectWriter
+from nines.server.guard.limits import Limits
+from nines.server.wire.frames import SEND_KEY, DirectWriter
+from nines.server.wire.sockets import SocketConnection
 
 BOUND_S = 60.0  # a bound on failure only (a loaded machine is slow); the tests wait for events, not for time
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager
@@ -50,8 +44,8 @@ def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "
     20 s by default, and as long to answer it) in a thread; it must stop when asked."""
     app = create_app(ServerConfig(database_url=database_url, bot_delay_ms=0, log_json=False, review_processes=False,
                                   limits=limits))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
+    # port 0: the system picks a free port as the server binds (one found free beforehand may be taken by then)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, access_log=False,
                                            log_level="warning", ws_max_size=limits.frame_bytes,
                                            ws_per_message_deflate=False, ws_ping_interval=ping_s, ws_ping_timeout=ping_s,
                                            ws=ws))
@@ -61,6 +55,7 @@ def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield port, app
     finally:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from nines.server.limits import Limits
+from nines.server.guard.limits import Limits
 
 SEATS: dict[str, Any] = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "open"}}
 

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-import nines.server.replay as replay_module
+import nines.server.records.replay as replay_module
 
 from .helpers import create_table, me_and_bots, wait_for
 

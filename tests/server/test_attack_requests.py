@@ -31,10 +31,10 @@ from typing import Any
 import httpx
 import pytest
 
-from nines.server import describe
-from nines.server.journal import MoveJournal
-from nines.server.limits import Limits
-from nines.server.store import SeqConflict, StoredAction
+from nines.server.guard.limits import Limits
+from nines.server.http import describe
+from nines.server.store.database import SeqConflict, StoredAction
+from nines.server.store.journal import MoveJournal
 
 from .test_attack_readers import BOUND_S, serving
 

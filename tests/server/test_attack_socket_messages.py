@@ -20,7 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from nines.server.limits import Limits
+from nines.server.guard.limits import Limits
 
 from .test_attack_readers import BOUND_S, serving
 

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from nines.randomness import MatchSecret
-from nines.server import delta
-from nines.server.messages import TableInfo
+from nines.server.wire import delta
+from nines.server.wire.messages import TableInfo
 
 from .helpers import Socket, create_table, me_and_bots, pick
 
 # no booleans among the numbers: a view's field keeps its type, and Python's 0 == False lets the diff pass
-# over a swap of the two (see nines.server.delta)
+# over a swap of the two (see nines.server.wire.delta)
 JSON = st.recursive(
     st.none() | st.integers(-5, 5) | st.sampled_from(["9H", "TS", "play", ""]),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["a", "b", "view", "log"]), inner, max_size=4),

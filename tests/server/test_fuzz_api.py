@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from starlette.testclient import TestClient
 
 from nines.server import ServerConfig, create_app
-from nines.server.limits import Limits
+from nines.server.guard.limits import Limits
 
 EXAMPLES = 25
 """Generated requests per operation and database: enough to hit odd text in every field, quick on 2 cores."""

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 import pytest
 from sqlalchemy import event
 
-from nines.server.journal import BOTS_PER_ROUND, MoveJournal, writers_for
-from nines.server.store import SeqConflict, Store, StoredAction, StoredTable
+from nines.server.store.database import SeqConflict, Store, StoredAction, StoredTable
+from nines.server.store.journal import BOTS_PER_ROUND, MoveJournal, writers_for
+
+from ..waiting import until
 
 
 def _table(store: Store, table_id: str) -> None:
@@ -22,6 +24,13 @@ def _table(store: Store, table_id: str) -> None:
 
 def _move(seq: int, action: str = "keep") -> StoredAction:
     return StoredAction(seq=seq, seat="S", by="S", action=action)
+
+
+# These tests wait for what they need (a commit begun, moves queued for the next one), never for a fixed time:
+# "await asyncio.sleep(0.05): the first commit is under way" assumed the commit thread had started by then.
+def _waiting(journal: MoveJournal) -> int:
+    """Moves queued for the next commit."""
+    return len(journal._waiting)
 
 
 @pytest.mark.databases
@@ -72,12 +81,14 @@ class SlowStore:
 
     def __init__(self) -> None:
         self.commits: list[list[tuple[str, int]]] = []
+        self.started: list[list[tuple[str, int]]] = []  # what each commit held when it began (the test waits for it)
         self.go = threading.Event()
         self.taken: set[tuple[str, int]] = set()
         self.down = False
 
     def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]:
-        self.go.wait(timeout=10)
+        self.started.append([(t, a.seq) for t, a in batch])
+        self.go.wait(timeout=60)
         if self.down:
             raise ConnectionError("the database is not answering")
         self.commits.append([(t, a.seq) for t, a in batch])
@@ -96,10 +107,10 @@ def test_moves_that_arrive_during_a_commit_are_stored_together_in_the_next() -> 
         store = SlowStore()
         journal = MoveJournal(store)
         first = asyncio.create_task(journal.append("t0", _move(1)))
-        await asyncio.sleep(0.05)  # the first commit is under way (waiting on the disk)
+        await until(lambda: store.started, what="the first commit")  # under way (waiting on the disk)
         rest = [asyncio.create_task(journal.append(f"t{n}", _move(1))) for n in range(1, 30)]
         again = asyncio.create_task(journal.append("t0", _move(1)))  # a second writer of t0's move 1
-        await asyncio.sleep(0.05)
+        await until(lambda: _waiting(journal) == 30, what="thirty moves queued")
         store.go.set()
         await first
         await asyncio.gather(*rest)
@@ -133,7 +144,7 @@ def test_a_caller_that_gives_up_does_not_cancel_the_others_commit() -> None:
         journal = MoveJournal(store)
         leaving = asyncio.create_task(journal.append("a", _move(1)))
         staying = asyncio.create_task(journal.append("b", _move(1)))
-        await asyncio.sleep(0.05)
+        await until(lambda: store.started and _waiting(journal) + len(store.started[0]) == 2, what="both moves queued")
         leaving.cancel()  # a socket closed while its move was being stored
         store.go.set()
         await staying
@@ -156,10 +167,10 @@ def test_a_persons_move_is_answered_before_the_computer_players_moves_of_its_com
             woken.append(table)
 
         under_way = asyncio.create_task(move("t0", False))
-        await asyncio.sleep(0.05)  # a commit is under way; these wait for the next one
+        await until(lambda: store.started, what="the first commit")  # a commit is under way; these wait for the next one
         waiting = [asyncio.create_task(move(f"bot{n}", False)) for n in range(5)]
         waiting.append(asyncio.create_task(move("person", True)))
-        await asyncio.sleep(0.05)
+        await until(lambda: _waiting(journal) == 6, what="six moves queued")
         store.go.set()
         await asyncio.gather(under_way, *waiting)
         return woken, store
@@ -191,9 +202,9 @@ def test_a_commits_computer_players_are_answered_a_handful_a_round_so_a_persons_
             done.append(table)
 
         under_way = asyncio.create_task(move("t0"))
-        await asyncio.sleep(0.05)  # a commit is under way; these wait for the next one
+        await until(lambda: store.started, what="the first commit")  # a commit is under way; these wait for the next one
         bots = [asyncio.create_task(move(f"bot{n}")) for n in range(12)]
-        await asyncio.sleep(0.05)
+        await until(lambda: _waiting(journal) == 12, what="twelve moves queued")
         store.go.set()
         await asyncio.gather(under_way, *bots)
         await journal.close()
@@ -220,7 +231,8 @@ def test_a_person_waiting_for_a_table_hurries_the_computer_players_move_that_hol
             first_woken.set()
 
         bots = [asyncio.create_task(move(f"bot{n}")) for n in range(12)]
-        await asyncio.sleep(0.05)  # one commit of all twelve, under way
+        await until(lambda: store.started, what="the commit")  # one commit of all twelve, under way
+        assert len(store.started[0]) == 12
         if not hurry_while_paced:
             journal.hurry("bot9")  # answered as soon as the commit ends
         store.go.set()
@@ -243,13 +255,18 @@ def test_the_next_commit_starts_as_soon_as_one_ends_without_waiting_for_the_even
         store = SlowStore()
         journal = MoveJournal(store)
         under_way = journal.enqueue("a", _move(1))
-        await asyncio.sleep(0.05)  # the first commit is under way (waiting on the disk)
+        await until(lambda: store.started, what="the first commit")  # under way (waiting on the disk)
         waiting = journal.enqueue("b", _move(1))
         store.go.set()
-        time.sleep(0.5)  # noqa: ASYNC251 - the event loop kept busy on purpose: both commits are done by the end of it
+        # the event loop kept busy on purpose (no await here) until both commits are done: the commit thread
+        # must start the second without the loop.  Were it to need the loop, the wait would fail at its
+        # deadline: it waits for the commits, not for a time assumed long enough on any machine
+        deadline = time.monotonic() + 30
+        while len(store.commits) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)  # noqa: ASYNC251 - holds the loop on purpose
         assert store.commits == [[("a", 1)], [("b", 1)]]
-        await asyncio.wait_for(asyncio.gather(under_way, waiting), 5)
-        await asyncio.wait_for(journal.close(), 5)
+        await asyncio.wait_for(asyncio.gather(under_way, waiting), 30)
+        await asyncio.wait_for(journal.close(), 30)
         assert (journal.commits, journal.moves) == (2, 2)
         return store
 
@@ -261,6 +278,7 @@ class HeldFirstStore:
 
     def __init__(self) -> None:
         self.commits: list[list[tuple[str, int]]] = []
+        self.started = 0  # commits begun (the test waits for the first)
         self.go = threading.Event()
         self._first = True
         self._lock = threading.Lock()
@@ -268,8 +286,9 @@ class HeldFirstStore:
     def append_actions(self, batch: Sequence[tuple[str, StoredAction]]) -> list[SeqConflict | None]:
         with self._lock:
             first, self._first = self._first, False
+            self.started += 1
         if first:
-            self.go.wait(timeout=10)
+            self.go.wait(timeout=60)
         with self._lock:
             self.commits.append([(t, a.seq) for t, a in batch])
         return [None] * len(batch)
@@ -284,10 +303,15 @@ def test_where_the_database_takes_two_commits_a_persons_move_does_not_wait_for_t
         store = HeldFirstStore()
         journal = MoveJournal(store, writers=writers)
         held = asyncio.create_task(journal.append("t0", _move(1)))  # a computer player's commit, under way
-        await asyncio.sleep(0.05)
+        await until(lambda: store.started, what="the first commit")
         bot = asyncio.create_task(journal.append("t1", _move(1)))  # another table's computer player: waits
         person = asyncio.create_task(journal.append("t2", _move(1), first=True))
-        await asyncio.sleep(0.3)
+        if writers == 2:  # the person's commit of its own, with the computer player's move that waited: both done
+            await until(lambda: person.done() and bot.done(), what="the person's own commit")
+        else:  # both wait for the one writer: no second commit can begin (the two moves are queued, and stay so)
+            await until(lambda: _waiting(journal) == 2, what="two moves queued")
+            await asyncio.sleep(0.3)  # a negative check: on a slow machine it proves less, it cannot fail for it
+            assert store.started == 1
         person_done, bot_done = person.done(), bot.done()
         store.go.set()
         await asyncio.gather(held, bot, person)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,11 +14,12 @@ from pydantic import BaseModel
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from nines.server.app import SocketConnection
-from nines.server.limits import Limits, MessageWindow
-from nines.server.messages import ErrorCode
-from nines.server.table import TableError
+from nines.server.guard.limits import Limits, MessageWindow
+from nines.server.tables.table import TableError
+from nines.server.wire.messages import ErrorCode
+from nines.server.wire.sockets import SocketConnection
 
+from ..waiting import until, wait_until
 from .helpers import Socket, create_table, me_and_bots, state_of, wait_for
 
 SEATS = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
@@ -181,7 +181,7 @@ class _Counting:
 
     def decide(self, view: Any) -> Any:
         self.calls += 1
-        self.go.wait(10)
+        self.go.wait(60)
         return self.inner.decide(view)
 
 
@@ -196,7 +196,7 @@ def test_hints_one_at_a_time_per_seat_and_kept_per_position(client: TestClient) 
 
     async def twice() -> tuple[Any, Any]:
         first = asyncio.create_task(manager.hints.ask(table, "S", table.seq))
-        await asyncio.sleep(0.05)
+        await until(lambda: counting.calls == 1, what="the first search under way")  # not a fixed 0.05 s
         try:
             await manager.hints.ask(table, "S", table.seq)
             second: Any = None
@@ -235,8 +235,7 @@ def test_a_reader_that_stops_reading_is_dropped_by_bytes_held() -> None:
             sent += 1
             if conn._closed:
                 break
-        await asyncio.sleep(0)
-        pump.cancel()
+        pump.cancel()  # (dropped by the send past the bytes held itself: nothing to wait for)
         return sent, conn._closed
 
     sent, closed = asyncio.run(scenario())
@@ -272,17 +271,16 @@ def _finished_and_forgotten(client: TestClient) -> str:
     table_id: str = seated["table"]["id"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
     wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
-    for _ in range(200):  # the computer players' task lets go of the table as it ends
-        if table_id not in manager.tables:
-            break
-        time.sleep(0.02)
+    # the computer players' task lets go of the table as it ends (waited for until a generous deadline: 200
+    # polls of 20 ms went on regardless after 4 s)
+    wait_until(lambda: table_id not in manager.tables, what="the finished table to leave memory")
     return table_id
 
 
 def test_replays_and_rebuilds_are_worked_out_off_the_event_loop_and_kept(client: TestClient,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A 7,812-action match took 5.6 s to replay per request, on the event loop: /health froze 5.3 s."""
-    import nines.server.replay as replay_module
+    import nines.server.records.replay as replay_module
 
     table_id = _finished_and_forgotten(client)
     manager = client.app.state.manager  # type: ignore[attr-defined]

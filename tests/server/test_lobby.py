@@ -114,7 +114,7 @@ def test_people_are_remembered_by_name(client: TestClient) -> None:
 def test_the_lobby_lists_each_table_as_its_model_says(client: TestClient) -> None:
     """The listing is built as plain data (not through the models, which were most of its cost): each entry,
     for a table in memory and for one only in the database, is its model's dump plus the invitation."""
-    from nines.server.messages import TableInfo
+    from nines.server.wire.messages import TableInfo
 
     seats = {"S": {"kind": "me"}, "W": {"kind": "open"}, "E": {"kind": "bot", "bot": "basic"}}
     live = create_table(client, "neuf", seats, name="Ann", public=True)

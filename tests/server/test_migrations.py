@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,13 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 
-from nines.server import migrate
-from nines.server.store import Base, Store, StoredSeat
+from nines.server.store import migrate
+from nines.server.store.database import Store, StoredSeat
+from nines.server.store.schema import Base
 
-SRC = Path(migrate.__file__).parents[2]
+from ..waiting import wait_until
+
+SRC = Path(migrate.__file__).parents[3]  # src/, above nines/server/store/migrate.py
 
 
 def _differences(url: str) -> list[object]:
@@ -76,25 +78,35 @@ def test_a_database_made_before_migrations_is_stamped_and_keeps_its_tables(datab
 
 STARTER = """
 import sys, time
-from nines.server.store import Store
-start_at = float(sys.argv[2])
+from pathlib import Path
+from nines.server.store.database import Store
+folder = Path(sys.argv[2])
 store = Store(sys.argv[1])
 store.ping()  # connected and loaded: the race is in the schema, not in start-up
-time.sleep(max(0.0, start_at - time.time()))
+(folder / f"ready-{sys.argv[3]}").touch()
+while not (folder / "go").exists():  # every process is loaded and waiting: they all start at the word
+    time.sleep(0.001)
 store.migrate()
 store.close()
 """
 
 
 @pytest.mark.databases
-def test_several_processes_starting_together_on_an_empty_database_all_come_up(database_url: str) -> None:
+def test_several_processes_starting_together_on_an_empty_database_all_come_up(database_url: str, tmp_path: Path) -> None:
     # the finding: two servers started at once on an empty database, one died with "table already exists"
-    start_at = f"{time.time() + 2.0:.3f}"  # every process is loaded and waiting by then
+    # (they start together when all four are loaded, not at a time 2 s ahead assumed long enough to load them)
+    folder = tmp_path / "starters"
+    folder.mkdir()
     processes = [
-        subprocess.Popen([sys.executable, "-c", STARTER, database_url, start_at],
+        subprocess.Popen([sys.executable, "-c", STARTER, database_url, str(folder), str(n)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={"PYTHONPATH": str(SRC)})
-        for _ in range(4)
+        for n in range(4)
     ]
+    try:
+        wait_until(lambda: len(list(folder.glob("ready-*"))) == 4 or any(p.poll() is not None for p in processes),
+                   timeout=120, what="the four processes to load")
+    finally:
+        (folder / "go").touch()
     failures = []
     for process in processes:
         _, err = process.communicate(timeout=120)

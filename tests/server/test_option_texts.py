@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from nines.server.describe import describe_games
+from nines.server.http.describe import describe_games
 
 TEXTS = json.loads((Path(__file__).resolve().parents[2] / "src" / "nines" / "web" / "static" / "options.json").read_text(encoding="utf-8"))
 

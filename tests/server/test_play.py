@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ from starlette.testclient import TestClient
 
 from nines.record import replay
 
+from ..waiting import wait_until
 from .helpers import Socket, create_table, me_and_bots, pick, state_of, wait_for
 
 GAMES = [
@@ -147,11 +147,8 @@ def test_a_finished_match_nobody_watches_leaves_the_servers_memory(client: TestC
     table_id = seated["table"]["id"]
     manager = client.app.state.manager
     over = wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
-    for _ in range(100):  # the computer players' task lets go of the table as it ends
-        if table_id not in manager.tables:
-            break
-        time.sleep(0.02)
-    assert table_id not in manager.tables
+    # the computer players' task lets go of the table as it ends: waited for until a generous deadline (it was 2 s)
+    wait_until(lambda: table_id not in manager.tables, what="the finished table to leave memory")
     again = state_of(client, table_id)
     assert again["table"]["status"] == "over" and again["table"]["winners"] == over["table"]["winners"]
     assert client.get(f"/api/tables/{table_id}/record").status_code == 200
@@ -163,7 +160,7 @@ def test_a_move_stored_when_the_statistics_cannot_be_written_is_acknowledged(
 ) -> None:
     # found by the attacker's pass: the database going away between a move's commit and its deal's statistics
     # answered the mover "nothing was done" for a move that was stored and applied (resent, it was stale)
-    from nines.server.store import StoreUnavailable
+    from nines.server.store.database import StoreUnavailable
 
     store = client.app.state.manager.store  # type: ignore[attr-defined]
     failures: list[int] = []
@@ -187,6 +184,7 @@ def test_a_move_stored_when_the_statistics_cannot_be_written_is_acknowledged(
                 break
             if message["view"]["legal"]:
                 sock.send({"type": "act", "seq": message["seq"], "action": pick(message)})
-    assert failures, "the statistics were to be written"
+    # the deal's statistics are written after its last move is shown: waited for, not assumed done by now
+    wait_until(lambda: failures, what="the statistics to be written")
     assert not refused, refused
     assert state_of(client, table_id)["seq"] == message["seq"]

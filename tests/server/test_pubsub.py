@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from starlette.testclient import TestClient
 
-from nines.server.pubsub import TableEvent, _merge
-from nines.server.store import Store
+from nines.server.store.database import Store
+from nines.server.wire.pubsub import TableEvent, _merge
 
 from .helpers import Socket, create_table, pick, state_of, wait_for
 

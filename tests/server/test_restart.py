@@ -59,7 +59,7 @@ def test_computer_players_pick_up_where_they_stopped(make_client: Callable[..., 
 
 
 def test_acknowledged_moves_are_in_the_database(make_client: Callable[..., TestClient], database_url: str) -> None:
-    from nines.server.store import Store
+    from nines.server.store.database import Store
 
     with make_client() as client:
         seated = create_table(client, "rummy", me_and_bots(["1", "2"], "1"), options={"players": 2}, seed=2)

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from nines.server.review import REVIEW_NICENESS, Reviews
+from nines.server.records.review import REVIEW_NICENESS, Reviews
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads have their own priority on Linux")

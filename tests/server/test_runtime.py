@@ -20,24 +20,26 @@ from typing import Any
 
 import pytest
 
-import nines.server.tables as tables_module
+import nines.server.tables.manager as tables_module
 from nines.server import ServerConfig
 from nines.server.config import ServerConfig as Config
-from nines.server.messages import CreateTable
-from nines.server.pubsub import LocalBroker
 from nines.server.runtime import SWITCH_INTERVAL_S, THRESHOLDS
-from nines.server.store import Store
-from nines.server.tables import TableManager
+from nines.server.store.database import Store
+from nines.server.tables.manager import TableManager
+from nines.server.wire.messages import CreateTable
+from nines.server.wire.pubsub import LocalBroker
+
+from ..waiting import until
 
 WORKLOAD = r"""
 import asyncio, gc, json, sys, tempfile
 from pathlib import Path
 from nines.server.config import ServerConfig
-from nines.server.messages import CreateTable
-from nines.server.pubsub import LocalBroker
+from nines.server.wire.messages import CreateTable
+from nines.server.wire.pubsub import LocalBroker
 from nines.server.runtime import CollectorPauses, settle
-from nines.server.store import Store
-from nines.server.tables import TableManager
+from nines.server.store.database import Store
+from nines.server.tables.manager import TableManager
 
 class Watching:
     seat = None
@@ -115,7 +117,7 @@ def test_a_settled_server_collects_only_what_was_allocated_since_the_last_collec
 
 
 RECLAIMS = r"""
-import asyncio, gc, json, weakref
+import asyncio, gc, json, time, weakref
 from nines.server.runtime import Collector
 
 class Cycle:
@@ -131,6 +133,14 @@ async def main():
     alive = lambda refs: sum(ref() is not None for ref in refs)
     report = {}
 
+    async def settled():
+        # the reclaim a collection asked for (if any) is made on the event loop: waited for until it is done,
+        # not a count of the loop's turns assumed to be enough (none asked for: nothing to wait for)
+        deadline = time.monotonic() + 30
+        while collector._due:
+            assert time.monotonic() < deadline, "the reclaim asked for was never made"
+            await asyncio.sleep(0.01)
+
     # cycles alive at a collection (so frozen), dropped afterwards: no collection frees them
     cycles = [Cycle(bytearray(1000)) for _ in range(200)]
     refs = [weakref.ref(c) for c in cycles]
@@ -139,19 +149,19 @@ async def main():
     for _ in range(3):
         gc.collect(0)
         gc.collect(2)
-    await asyncio.sleep(0)
+    await settled()
     report["frozen_dead_kept"] = alive(refs)
 
     # resident memory grew by half since the last full collection, but by less than `more`: nothing yet
     memory[0] = 155
     gc.collect(0)
-    await asyncio.sleep(0)
+    await settled()
     report["grown_little"] = alive(refs)
     # by half, and by more than `more`: the next collection asks for a reclaim, made on the event loop, which
     # frees them
     memory[0] = 161
     gc.collect(0)
-    await asyncio.sleep(0)
+    await settled()
     report["after_growth"] = alive(refs)
     report["reclaims_growth"] = collector.reclaims
 
@@ -162,11 +172,11 @@ async def main():
     del cycles
     clock[0] = 599
     gc.collect(0)
-    await asyncio.sleep(0)
+    await settled()
     report["before_time"] = alive(refs)
     clock[0] = 601
     gc.collect(0)
-    await asyncio.sleep(0)
+    await settled()
     report["after_time"] = alive(refs)
     report["reclaims"] = collector.reclaims
     report["thresholds"] = list(gc.get_threshold())
@@ -188,7 +198,7 @@ def test_cycles_that_die_after_they_were_frozen_are_freed_by_a_reclaim_when_memo
 
 
 MEMORY = r"""
-import asyncio, gc, json
+import asyncio, gc, json, time
 from nines.server.runtime import settle, resident_bytes
 
 class Cycle:
@@ -205,7 +215,10 @@ async def main():
         held = [Cycle() for _ in range(2)]
         gc.collect(0)
         del held
-        await asyncio.sleep(0)  # the event loop runs the reclaims asked for
+        deadline = time.monotonic() + 30
+        while collector._due:  # the event loop runs the reclaim asked for: waited for, not one turn assumed enough
+            assert time.monotonic() < deadline, "the reclaim asked for was never made"
+            await asyncio.sleep(0.001)
         highest = max(highest, resident_bytes())
     print(json.dumps({"start_mb": start / 2**20, "highest_mb": highest / 2**20, "reclaims": collector.reclaims}))
 
@@ -251,17 +264,11 @@ def test_a_finished_table_leaves_memory_by_reference_counting(tmp_path: Path, mo
                 table, watcher = manager.tables[seated.table.id], Watching()
                 await manager.attach(table, watcher)
                 refs.append(weakref.ref(table))
-                for _ in range(600):
-                    if table.state.is_over:
-                        break
-                    await asyncio.sleep(0.05)
-                assert table.state.is_over
+                await until(lambda t=table: t.state.is_over, within=120, what="the match's end")
                 await manager.detach(table, watcher)
                 del table, watcher, seated
-            for _ in range(100):
-                if not any(ref() is not None for ref in refs):
-                    break
-                await asyncio.sleep(0.02)
+            # the drivers' tasks end: waited for until a generous deadline (it was 2 s)
+            await until(lambda: not any(ref() is not None for ref in refs), what="the finished tables to leave memory")
             return [ref() is not None for ref in refs]
         finally:
             gc.enable()

@@ -17,6 +17,7 @@ import pytest
 from nines.server.runtime import THRESHOLDS
 
 from ..services import ServerProcess, descendants
+from ..waiting import wait_until
 
 
 def _free_port() -> int:
@@ -85,14 +86,23 @@ def test_the_review_workers_end_with_the_server(tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path)
     try:
         bots = {seat: {"kind": "bot", "bot": "basic"} for seat in ("S", "W", "E")}
+        tables = []
         for _ in range(12):
-            httpx.post(f"{server.http}/api/tables", json={"game": "neuf", "seats": bots, "bot_delay_ms": 0,
-                                                           "public": True, "options": {"start_score": 1}}).raise_for_status()
+            created = httpx.post(f"{server.http}/api/tables", json={"game": "neuf", "seats": bots, "bot_delay_ms": 0,
+                                                                     "public": True, "options": {"start_score": 1}})
+            created.raise_for_status()
+            tables.append(created.json()["table"]["id"])
         deadline = time.monotonic() + 90
         while not (workers := descendants(server.process.pid)):  # the first deal ended: its review began
             assert time.monotonic() < deadline, "no review worker was started"
             time.sleep(0.1)
-        time.sleep(2)  # more deals end: reviews under way and waiting when the server is stopped
+
+        def finished() -> int:
+            return sum(httpx.get(f"{server.http}/api/tables/{t}", timeout=30).json()["status"] == "over" for t in tables)
+
+        # more deals end: reviews under way and waiting (more finished than the two workers) when the server is
+        # stopped; waited for, not a fixed 2 s assumed long enough for them to end
+        wait_until(lambda: finished() >= 4, timeout=90, what="four finished matches", every=0.1)
         workers = descendants(server.process.pid)
     finally:
         server.stop()

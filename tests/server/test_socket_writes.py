@@ -12,10 +12,11 @@ import httpx
 import pytest
 from fastapi import WebSocket
 
-from nines.server import wire
-from nines.server.app import SocketConnection
+from nines.server.wire import frames as wire
+from nines.server.wire.sockets import SocketConnection
 
 from ..services import ServerProcess
+from ..waiting import until
 from .test_outages import Client
 
 
@@ -26,8 +27,10 @@ class FakeSocket:
         self.written: list[str] = []
         self.closed = False
         self.hold: asyncio.Event | None = None
+        self.writing: list[str] = []  # writes begun (a held one among them): the test waits for these
 
     async def send_text(self, text: str) -> None:
+        self.writing.append(text)
         if self.hold is not None:
             await self.hold.wait()
         self.written.append(text)
@@ -64,7 +67,7 @@ def test_a_flush_while_the_pump_writes_keeps_the_order_and_close_writes_everythi
         conn = _connection(socket)
         pump = asyncio.create_task(conn.pump())
         conn.send_text("one")
-        await asyncio.sleep(0.01)  # the pump is writing "one" (held)
+        await until(lambda: socket.writing == ["one"], what="the pump writing")  # the pump is writing "one" (held)
         conn.send_text("two")
         await conn.flush()  # the pump is writing: it writes "two" after "one", not this task before it
         assert socket.written == []
@@ -72,7 +75,7 @@ def test_a_flush_while_the_pump_writes_keeps_the_order_and_close_writes_everythi
         conn.close()
         conn.send_text("after close")  # refused: the socket is closing
         socket.hold.set()
-        await asyncio.wait_for(pump, 5)
+        await asyncio.wait_for(pump, 30)
         assert socket.written == ["one", "two", "three"]
         assert socket.closed
         return socket
@@ -88,10 +91,10 @@ def test_a_reader_that_stops_reading_is_dropped_by_the_bytes_queued() -> None:
         pump = asyncio.create_task(conn.pump())
         for _ in range(20):
             conn.send_text("x" * 10)
-        await asyncio.sleep(0.01)
+        # dropped by the send past 100 bytes itself (no wait: a fixed sleep here assumed the pump had run)
         assert conn._closed  # what the drop does to the connection
         socket.hold.set()
-        await asyncio.wait_for(pump, 5)
+        await asyncio.wait_for(pump, 30)
         assert socket.closed
 
     asyncio.run(main())

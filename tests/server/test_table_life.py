@@ -9,8 +9,9 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from nines.server.store import Store
+from nines.server.store.database import Store
 
+from ..waiting import wait_until
 from .helpers import Socket, create_table, me_and_bots, pick, state_of
 
 
@@ -20,14 +21,20 @@ def info(client: TestClient, table_id: str) -> dict[str, Any]:
     return response.json()
 
 
-def until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "the condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+until = wait_until
+
+
+def on_the_loop(client: TestClient, look: Callable[[], bool]) -> bool:
+    """``look`` read on the app's event loop, between two steps of its tasks (never in the middle of the
+    driver's, as a read from the test's thread could be)."""
+    async def read() -> bool:
+        return look()
+    return bool(client.portal.call(read))  # type: ignore[union-attr]
+
+
+def still(client: TestClient, table: Any) -> bool:
+    """The table has paused (nobody here) and no move is under way: nothing moves it until someone comes."""
+    return on_the_loop(client, lambda: table.paused(time.monotonic()) and table.driver.moving_since is None)
 
 
 def stand_in_actions(database_url: str, table_id: str) -> list[Any]:
@@ -40,17 +47,32 @@ def test_a_clock_running_out_makes_exactly_one_stand_in_move_and_marks_it(client
     seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann", seed=3, clock_s=1)
     table_id, token = seated["table"]["id"], seated["token"]
     assert seated["table"]["clock_s"] == 1
+    # the table's clock is the test's: it stands still until the test moves it on (on the machine's clock, a
+    # loaded machine could spend Ann's second before she saw her turn, or before her move arrived)
+    now = [time.monotonic()]
+    table = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+
+    async def on_the_test_clock() -> None:
+        table.clock = lambda: now[0]
+        table.turn_changed()  # the decision under way, if any, starts again on it
+
+    async def one_and_a_half_seconds_later() -> None:
+        now[0] += 1.5
+        table.wake.set()  # the driver looks again
+
+    client.portal.call(on_the_test_clock)  # type: ignore[union-attr]
     with Socket(client, table_id, "S", token) as sock:
         mine = sock.my_turn()
         clock = mine["table"]["clock"]
-        assert clock["seat"] == "S" and 0 < clock["left_ms"] <= 1000 and clock["limit_s"] == 1
+        assert clock == {"seat": "S", "left_ms": 1000, "limit_s": 1}
         # Ann lets her clock run out: a stand-in decides for her, once, and every page is told
+        client.portal.call(one_and_a_half_seconds_later)  # type: ignore[union-attr]
         moved = sock.receive_until(lambda m: m["type"] == "state" and m["seq"] > mine["seq"])
         assert moved["last"]["by"] == "S" and moved["last"]["stand_in"] is True
         assert not any(s["stand_in"] for s in moved["table"]["seats"])  # out of time is not away
-        # her next decision is hers again, with a fresh clock
+        # her next decision is hers again, with a fresh clock (the whole second: the test's clock stands still)
         mine = sock.my_turn()
-        assert mine["table"]["clock"]["seat"] == "S" and mine["table"]["clock"]["left_ms"] > 500
+        assert mine["table"]["clock"] == {"seat": "S", "left_ms": 1000, "limit_s": 1}
         sock.send({"type": "act", "seq": mine["seq"], "action": pick(mine)})
         ack = sock.receive_until(lambda m: m["type"] in ("ack", "error"))
         assert ack["type"] == "ack"
@@ -74,10 +96,15 @@ def test_an_absent_person_is_stood_in_after_away_s_and_reclaims_the_seat(client:
             first = ann.next_state()
             seat = next(s for s in first["table"]["seats"] if s["seat"] == "S")
             assert seat["stand_in"] is False and seat["connected"] is True
-            # (a stand-in's decision already under way when she came back may still land)
-            time.sleep(0.5)
+            # (a stand-in's decision already under way when she came back may still land: waited for, not
+            # given a fixed 0.5 s; once she is here no stand-in decision for her begins)
+            table = client.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+            until(lambda: on_the_loop(client, lambda: table.state.acting_seat == "S" and table.driver.moving_since is None),
+                  what="her turn, no move under way")
             waiting = state_of(client, table_id)
             assert waiting["view"]["to_act"] == "S"
+            # longer than away_s, and nothing moves for her: a check that nothing happens (on a busy machine it
+            # proves less; it cannot fail for the machine's speed)
             time.sleep(1.5)
             assert state_of(client, table_id)["seq"] == waiting["seq"]
             state = ann.receive_until(lambda m: m["type"] == "state" and m["seq"] == waiting["seq"])
@@ -109,9 +136,10 @@ def test_a_table_nobody_watches_pauses_and_resumes_when_someone_comes(make_clien
         seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], None), seed=2, bot_delay_ms=20)
         table_id = seated["table"]["id"]
         table = client.app.state.manager.tables[table_id]
-        time.sleep(0.6)
+        # paused after the grace: waited for (the pause and the end of any move under way), not a fixed 0.6 s
+        until(lambda: still(client, table), what="the table to pause")
         paused_at = table.seq
-        time.sleep(0.5)
+        time.sleep(0.5)  # nothing moves meanwhile (a check that nothing happens: it cannot fail for the machine's speed)
         assert table.seq == paused_at and not table.state.is_over
         assert table.paused(time.monotonic())
         with Socket(client, table_id) as watcher:
@@ -121,7 +149,7 @@ def test_a_table_nobody_watches_pauses_and_resumes_when_someone_comes(make_clien
         # people without a clock: nobody here, nothing moves (a person's seat is not stood in alone)
         seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), seed=2, away_s=1)
         person_table = client.app.state.manager.tables[seated["table"]["id"]]
-        time.sleep(1.6)
+        time.sleep(1.6)  # past away_s and the grace, nothing for her: a check that nothing happens (see above)
         assert person_table.seq <= 2 and not person_table.stand_ins
 
 
@@ -192,7 +220,7 @@ def test_a_socket_closed_while_a_move_holds_the_table_still_leaves_it(client: Te
         assert len(table.connections) == 1
         client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
     client.portal.call(table.lock.release)  # type: ignore[union-attr]
-    until(lambda: not table.connections, timeout=10, what="the closed socket to leave the table")
+    until(lambda: not table.connections, what="the closed socket to leave the table")
 
 
 def test_a_socket_closed_while_it_waits_to_join_the_table_leaves_no_task_behind(client: TestClient) -> None:
@@ -210,11 +238,11 @@ def test_a_socket_closed_while_it_waits_to_join_the_table_leaves_no_task_behind(
     client.portal.call(table.lock.acquire)  # type: ignore[union-attr]  # a move holds the table
     try:
         watcher = Socket(client, table.id)
-        until(lambda: pumps() == 1, timeout=10, what="the socket to wait for the table")
+        until(lambda: pumps() == 1, what="the socket to wait for the table")
         watcher.close()
     finally:
         client.portal.call(table.lock.release)  # type: ignore[union-attr]
-    until(lambda: pumps() == 0, timeout=10, what="the closed socket's pump to end")
+    until(lambda: pumps() == 0, what="the closed socket's pump to end")
     assert not table.connections
 
 
@@ -226,9 +254,11 @@ def test_a_table_whose_people_all_left_pauses_even_with_a_clock(make_client: Cal
         seated = create_table(client, "rummy", me_and_bots(["1", "2", "3", "4"], "1"), clock_s=20, away_s=1, bot_delay_ms=0)
         assert seated["table"]["options"]["hands"] == "open"
         table = client.app.state.manager.tables[seated["table"]["id"]]  # type: ignore[attr-defined]
-        time.sleep(1.5)  # the person has been gone longer than away_s: nobody is left at the table
+        # the person has been gone longer than away_s: nobody is left at the table, and the move under way
+        # then (if any) has landed: waited for, not a fixed 1.5 s
+        until(lambda: still(client, table), what="the table to pause")
         paused_at = table.seq
-        time.sleep(1.0)
+        time.sleep(1.0)  # nothing moves meanwhile (a check that nothing happens: it cannot fail for the machine's speed)
         assert table.seq == paused_at and table.paused(time.monotonic())
         with Socket(client, table.id) as watcher:  # someone comes: the stand-ins go on
             watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= paused_at + 5)

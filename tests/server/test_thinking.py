@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from nines.server import thinking
-from nines.server.thinking import QUICK_IN_A_ROW, QUICK_S, SLOW_ON_LOOP_S, Thinking
+from nines.server.tables import thinking
+from nines.server.tables.thinking import QUICK_IN_A_ROW, QUICK_S, SLOW_ON_LOOP_S, Thinking
 
 
 class Player:

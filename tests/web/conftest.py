@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -26,12 +25,6 @@ LAPTOP = {"width": 1366, "height": 768}  # the most common laptop screen
 
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer:
     """``nines serve`` in a thread: uvicorn with the real app, on a fresh SQLite file."""
 
@@ -39,10 +32,10 @@ class LiveServer:
         import uvicorn
 
         from nines.server import ServerConfig, create_app
-        from nines.server.limits import Limits
+        from nines.server.guard.limits import Limits
 
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.port = 0  # the system picks a free port as the server binds (a port found free beforehand may be taken by then)
+        self.url = ""
         # one server for the whole session, every table from 127.0.0.1: the cap on unfinished tables per
         # address (20) would refuse tables once the suite has left that many unfinished, and the suite makes
         # more than the 12 tables a minute one address may create (and its pages ask for the lobby more than 60 times a
@@ -62,6 +55,8 @@ class LiveServer:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the server did not start")
             time.sleep(0.05)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
         self.server.should_exit = True

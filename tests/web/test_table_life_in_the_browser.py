@@ -4,7 +4,6 @@ opened elsewhere (a spectator), a used link refused clearly, and play again afte
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from .conftest import Pages, screenshot
@@ -81,10 +80,7 @@ def test_play_again_takes_everyone_who_accepts_to_a_new_table(pages: Pages, live
     assert info["status"] in ("playing", "over"), info["status"]
     assert {s["seat"]: s["kind"] for s in info["seats"]} == {"S": "human", "W": "bot", "E": "bot"}
     # the watcher of the old table is offered the next match
-    for _ in range(50):
-        if watcher.locator("[data-again=watch]").count():
-            break
-        time.sleep(0.1)
+    watcher.locator("[data-again=watch]").first.wait_for(state="attached", timeout=60_000)  # not 50 polls of 0.1 s, then on regardless
     assert live_server.api("GET", f"/api/tables/{table_id}")["again"]["answers"] == {"S": "accepted"}
 
 

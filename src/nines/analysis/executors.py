@@ -18,6 +18,9 @@ import polars as pl
 
 from .store import Chunk
 
+LOCAL_START_TRIES = 4
+"""How often a local Ray instance is started before its raylet's lateness is an error (see RayExecutor)."""
+
 __all__ = ["Executor", "LocalExecutor", "RayExecutor", "Study", "make_executor", "solve_chunk"]
 
 
@@ -105,17 +108,31 @@ class RayExecutor:
         self._started = False
         if not ray.is_initialized():
             if address == "local":
+                self._start_local(workers)
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+            self._started = True
+        self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # ray is untyped
+        self._remote = ray.remote(num_cpus=1, max_retries=2)(solve_chunk)
+
+    def _start_local(self, workers: int | None) -> None:
+        """Start a Ray instance on this machine.  Ray waits a fixed 30 s for its raylet to register (in its own
+        code, not a setting): on a machine busy enough that it does not, the start is tried again, up to
+        :data:`LOCAL_START_TRIES` times, before the error is let through."""
+        ray = self._ray
+        for attempt in range(1, LOCAL_START_TRIES + 1):
+            try:
                 ray.init(
                     num_cpus=workers or os.cpu_count() or 1,
                     include_dashboard=False,
                     log_to_driver=False,
                     configure_logging=False,
                 )
-            else:
-                ray.init(address=address, log_to_driver=False, configure_logging=False)
-            self._started = True
-        self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # ray is untyped
-        self._remote = ray.remote(num_cpus=1, max_retries=2)(solve_chunk)
+                return
+            except Exception as error:  # Ray raises a bare Exception for a raylet that was late (re-raised below)
+                ray.shutdown()
+                if attempt == LOCAL_START_TRIES or "timed out during startup" not in str(error):
+                    raise
 
     def describe(self) -> str:
         where = "a local Ray instance" if self.address == "local" else f"the Ray cluster at {self.address}"

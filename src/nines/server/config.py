@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .limits import Limits
+from .guard.limits import Limits
 
 DEFAULT_DATA_DIR = Path("data")
 
@@ -67,7 +67,7 @@ class ServerConfig:
     sets it, not an application made inside another program (the tests)."""
 
     limits: Limits = field(default_factory=Limits)
-    """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.limits`)."""
+    """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.guard.limits`)."""
 
     def sqlite_path(self) -> Path | None:
         """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""

@@ -70,8 +70,8 @@ def register(app: typer.Typer) -> None:
 
         from ...server import ServerConfig, create_app
         from ...server.config import default_database_url
-        from ...server.connections import guarded_http_protocol, raise_open_files_limit
-        from ...server.limits import Limits
+        from ...server.guard.connections import guarded_http_protocol, raise_open_files_limit
+        from ...server.guard.limits import Limits
         from ...server.logs import configure
 
         if log_format not in ("json", "text"):

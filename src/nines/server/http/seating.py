@@ -1,0 +1,66 @@
+"""What a browser keeps so that its seats and its name stay its own.
+
+* A held seat: an HttpOnly, SameSite=Strict cookie ``nines_seat`` scoped to the table's socket
+  path (``/ws/tables/<id>``), holding ``seat.token``.  Nothing a person can copy (the address
+  bar, a link) carries it, so a table's address opened in another browser makes a spectator.
+  The server keeps only a hash of the token and compares in constant time.
+* A name: the first browser to use a name owns it.  Its secret lives in an HttpOnly cookie per
+  name (``nines_name_<digest>``); the database keeps its hash.  Another browser is refused
+  the name, so nobody else plays under it or changes its statistics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Callable
+
+from fastapi import Request, Response
+
+from ...games.contract import Reason
+from ..store.database import Store
+from ..tables.table import TableError, hash_token
+from ..wire.messages import ErrorCode
+
+SEAT_COOKIE = "nines_seat"
+SEAT_COOKIE_DAYS = 30
+NAME_COOKIE_DAYS = 400
+
+
+def _secure(request: Request) -> bool:
+    return request.url.scheme in ("https", "wss") or request.headers.get("x-forwarded-proto") == "https"
+
+
+def set_seat_cookie(request: Request, response: Response, table_id: str, seat: str, token: str) -> None:
+    """This browser holds ``seat`` at ``table_id``: the socket's hello will be authenticated by it."""
+    response.set_cookie(
+        SEAT_COOKIE, f"{seat}.{token}", max_age=SEAT_COOKIE_DAYS * 86400, path=f"/ws/tables/{table_id}",
+        httponly=True, samesite="strict", secure=_secure(request),
+    )
+
+
+def name_cookie(name: str) -> str:
+    """The cookie holding the secret of one name (names may hold any printable character)."""
+    return "nines_name_" + hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
+async def own_name(store: Store, request: Request, response: Response, name: str,
+                   new_name: Callable[[], None] | None = None) -> None:
+    """Refuse a name another browser owns; a new name becomes this browser's (its secret is set).
+    ``new_name`` is called before a name new to the database is stored, and may refuse it by raising
+    (the server bounds the new names one address claims: each is a row kept for good)."""
+    cookie = name_cookie(name)
+    secret = request.cookies.get(cookie)
+    fresh = secret is None
+    if secret is None:
+        secret = secrets.token_urlsafe(24)
+    if not await asyncio.to_thread(store.own_name, name, hash_token(secret), new_name):
+        raise TableError(
+            ErrorCode.CONFLICT,
+            Reason("server.name_owned", f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); "
+                   "choose another name", name=name),
+        )
+    if fresh:
+        response.set_cookie(cookie, secret, max_age=NAME_COOKIE_DAYS * 86400, path="/", httponly=True,
+                            samesite="lax", secure=_secure(request))

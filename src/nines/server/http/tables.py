@@ -1,0 +1,92 @@
+"""A table over HTTP: made, looked at, joined, a seat claimed, played again, its state and its moves.
+
+Browsers play over the table socket (:mod:`.sockets`); these are the same requests for programs, and
+the ones a page makes before its socket opens.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from fastapi import APIRouter, Header, Request, Response
+
+from ..wire.messages import AgainRequest, Claim, CreateTable, HttpAct, JoinSeat, Seated
+from .deps import AddressDep, GuardsDep, ManagerDep, NameCounterDep, StoreDep, refuse
+from .seating import own_name, set_seat_cookie
+
+router = APIRouter()
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request, response: Response, manager: ManagerDep, store: StoreDep,
+                       guards: GuardsDep, address: AddressDep, count_name: NameCounterDep) -> dict[str, Any]:
+
+    def is_live(table_id: str) -> bool:
+        table = manager.tables.get(table_id)
+        return table is not None and not table.state.is_over
+
+    refuse(guards.live_tables.refusal(address, is_live) or guards.rates.create_table(address))
+    # the name becomes this browser's only if the table is made (a refused request once stored it all the same)
+    claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
+    seated = await manager.create(body, claim)
+    guards.live_tables.add(address, seated.table.id)
+    return seated.model_dump(mode="json")
+
+
+@router.get("/api/tables/{table_id}")
+async def table_info(table_id: str, manager: ManagerDep) -> dict[str, Any]:
+    table = await manager.get(table_id)
+    manager.seats.visited(table)
+    return table.info().model_dump(mode="json")
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join_table(table_id: str, body: JoinSeat, request: Request, response: Response, manager: ManagerDep,
+                     store: StoreDep, count_name: NameCounterDep) -> dict[str, Any]:
+    claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
+    seated = await manager.seats.join(table_id, body, claim)
+    assert seated.seat is not None and seated.token is not None
+    set_seat_cookie(request, response, table_id, seated.seat, seated.token)
+    return seated.model_dump(mode="json")
+
+
+@router.post("/api/tables/{table_id}/claim")
+async def claim_seat(table_id: str, body: Claim, request: Request, response: Response,
+                     manager: ManagerDep) -> dict[str, Any]:
+    """Spend a one-time seat link: this browser now holds the seat (an HttpOnly cookie scoped to
+    the table's socket), and any other browser that held it watches instead."""
+    table, seat, token = await manager.claims.claim(table_id, body.claim)
+    set_seat_cookie(request, response, table_id, seat, token)
+    return {"table": table.info().model_dump(mode="json"), "seat": seat}
+
+
+@router.post("/api/tables/{table_id}/again")
+async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> dict[str, Any]:
+    """Play again (for programs; browsers ask over the socket): the new table, and the seat's token there."""
+    table = await manager.get(table_id)
+    seat = manager.seats.authenticate(table, body.seat, body.token)
+    new, token = await manager.play_again.again(table, seat, body.accept)
+    return Seated(table=new.info(), seat=seat if token else None, token=token, invite=new.invite).model_dump(mode="json")
+
+
+@router.get("/api/tables/{table_id}/state")
+async def table_state(
+    table_id: str,
+    manager: ManagerDep,
+    x_nines_seat: str | None = Header(default=None),
+    x_nines_token: str | None = Header(default=None),
+) -> dict[str, Any]:
+    """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
+    table = await manager.get(table_id)
+    seat = manager.seats.authenticate(table, x_nines_seat, x_nines_token)
+    manager.seats.visited(table, seat)
+    async with table.lock:
+        return table.state_for(seat).model_dump(mode="json")
+
+
+@router.post("/api/tables/{table_id}/actions")
+async def table_act(table_id: str, body: HttpAct, manager: ManagerDep) -> dict[str, Any]:
+    table = await manager.get(table_id)
+    seat = manager.seats.authenticate(table, body.seat, body.token)
+    return (await manager.act(table, seat, body.seq, body.action)).model_dump(mode="json")

@@ -1,0 +1,247 @@
+"""Sharing table events between server processes.
+
+A process that stores an action publishes ``{table, seq, kind}``; the others catch up
+from the database (the event only says *that* something changed, the log says *what*)
+and push fresh views to their own sockets.  Without Redis, a process is alone and the
+local broker does nothing.  Computer players are driven by whichever process claims
+the move first (``SET NX`` on a per-move key), so a bot rarely moves twice; the
+database's unique ``(table, seq)`` makes sure a move is never *stored* twice.
+
+Outages.  Publishing never holds up a move: :meth:`RedisBroker.publish` only notes the
+event (the newest per table) and a sender task delivers it, retrying with backoff while
+Redis is away, so other processes hear of every table that changed once it is back.
+The listener notices a lost subscription, subscribes again as soon as Redis answers,
+and then calls the reconnect hook: every table this process holds catches up from the
+database, since events published meanwhile were lost.  When Redis cannot be asked, a
+claim is granted: two processes may then compute the same move, and the second one to
+store it is refused by the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Protocol
+
+from ..logs import log
+
+CHANNEL = "nines:tables"
+PUBLISH_TIMEOUT_S = 1.0
+"""How long one publish may take before it is retried later (the move was acknowledged long before)."""
+CLAIM_TIMEOUT_S = 0.5
+RETRY_FIRST_S = 0.2
+RETRY_MOST_S = 5.0
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    origin: str  # the process that published it
+    table: str
+    seq: int
+    kind: str  # "action", "seats" or "pace"
+    # an "action" event carries the moves up to ``seq`` itself, each [seat, by, action, stand_in], already
+    # stored (the last is move ``seq``; more than one when events not yet sent were merged): a process that
+    # holds the table at one of them applies the rest without reading the store (any other catches up)
+    moves: list[list[Any]] | None = None
+
+
+Handler = Callable[[TableEvent], Awaitable[None]]
+ReconnectHook = Callable[[], Awaitable[None]]
+
+
+class Broker(Protocol):
+    shared: bool
+
+    async def start(self, handler: Handler, on_reconnect: ReconnectHook | None = None) -> None: ...
+
+    async def publish(self, event: TableEvent) -> None:
+        """Send the event to the other processes; returns at once (delivery happens in the background)."""
+        ...
+
+    async def claim(self, key: str, ttl_s: int) -> bool: ...
+
+    async def health(self) -> str:
+        """``"ok"``, ``"local"`` (no pub/sub), or what is wrong."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalBroker:
+    """One process: nothing to share, every claim succeeds."""
+
+    shared = False
+
+    async def start(self, handler: Handler, on_reconnect: ReconnectHook | None = None) -> None:
+        return None
+
+    async def publish(self, event: TableEvent) -> None:
+        return None
+
+    async def claim(self, key: str, ttl_s: int) -> bool:
+        return True
+
+    async def health(self) -> str:
+        return "local"
+
+    async def close(self) -> None:
+        return None
+
+
+def _merge(old: TableEvent | None, new: TableEvent) -> TableEvent:
+    """Two events of one table not yet sent are one: the newer seq, and seats are reloaded if either asks.
+    Two moves one after the other stay in the event, both (a receiver then needs no read of the store)."""
+    if old is None:
+        return new
+    if old.kind == new.kind == "action" and old.moves and new.moves and new.seq - len(new.moves) == old.seq:
+        return replace(new, moves=old.moves + new.moves)
+    if old.kind == new.kind:
+        return new
+    return replace(new, kind="seats")  # receivers reload seats and pace, then catch up the moves
+
+
+class RedisBroker:
+    """Table events over Redis pub/sub, move claims with ``SET NX EX``."""
+
+    shared = True
+
+    def __init__(self, url: str, origin: str) -> None:
+        import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        # commands give up quickly (callers time them out too); the subscription is not retried
+        # inside the client, so that this class sees every lost connection and catches up after it
+        self._redis = redis.from_url(url, decode_responses=True, socket_connect_timeout=2, socket_timeout=2)
+        self._subscriber = redis.from_url(url, decode_responses=True, socket_connect_timeout=2,
+                                          retry=Retry(NoBackoff(), 0))
+        self._origin = origin
+        self._tasks: list[asyncio.Task[None]] = []
+        self._ready = asyncio.Event()
+        self._pending: dict[str, TableEvent] = {}
+        self._wake = asyncio.Event()
+        self.subscribed = False
+        self.reconnects = 0
+        self._resync: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler, on_reconnect: ReconnectHook | None = None) -> None:
+        await self._redis.ping()
+        self._tasks = [
+            asyncio.create_task(self._listen(handler, on_reconnect), name="nines-redis-listener"),
+            asyncio.create_task(self._send(), name="nines-redis-sender"),
+        ]
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def _listen(self, handler: Handler, on_reconnect: ReconnectHook | None) -> None:
+        delay = RETRY_FIRST_S
+        lost = False
+        while True:
+            pubsub = self._subscriber.pubsub()
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self.subscribed = True
+                self._ready.set()
+                delay = RETRY_FIRST_S
+                if lost:
+                    lost = False
+                    self.reconnects += 1
+                    log.info("pubsub.reconnected", reconnects=self.reconnects)
+                    if on_reconnect is not None:
+                        # events published while we were away are lost: follow every table from the store
+                        self._resync = asyncio.create_task(self._guarded(on_reconnect), name="nines-redis-resync")
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    event = _event(message)
+                    if event is None or event.origin == self._origin:
+                        continue
+                    try:
+                        await handler(event)
+                    except Exception:  # noqa: BLE001 - one table's trouble must not stop the others' events
+                        log.exception("pubsub.handler_failed", table=event.table, seq=event.seq)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - any lost connection: subscribe again
+                if self.subscribed or not lost:
+                    log.warning("pubsub.disconnected", error=f"{type(error).__name__}: {error}")
+                self.subscribed = False
+                lost = True
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MOST_S, delay * 2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    @staticmethod
+    async def _guarded(hook: ReconnectHook) -> None:
+        try:
+            await hook()
+        except Exception:  # noqa: BLE001 - logged; the next event or reconnect tries again
+            log.exception("pubsub.resync_failed")
+
+    async def publish(self, event: TableEvent) -> None:
+        self._pending[event.table] = _merge(self._pending.get(event.table), event)
+        self._wake.set()
+
+    async def _send(self) -> None:
+        """Deliver pending events, oldest table first; while Redis is away keep them and retry."""
+        delay = RETRY_FIRST_S
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                table, event = next(iter(self._pending.items()))
+                try:
+                    await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(asdict(event))), PUBLISH_TIMEOUT_S)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # noqa: BLE001 - kept and retried: the others hear of it later
+                    log.warning("pubsub.publish_failed", table=table, pending=len(self._pending),
+                                error=f"{type(error).__name__}: {error}")
+                    await asyncio.sleep(delay)
+                    delay = min(RETRY_MOST_S, delay * 2)
+                    continue
+                delay = RETRY_FIRST_S
+                if self._pending.get(table) is event:
+                    del self._pending[table]
+
+    async def claim(self, key: str, ttl_s: int) -> bool:
+        try:
+            reply = await asyncio.wait_for(
+                self._redis.set(f"nines:claim:{key}", self._origin, nx=True, ex=ttl_s), CLAIM_TIMEOUT_S)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - no Redis: the database decides who stored the move first
+            log.warning("pubsub.claim_unanswered", key=key, error=type(error).__name__)
+            return True
+        return bool(reply)
+
+    async def health(self) -> str:
+        try:
+            await asyncio.wait_for(self._redis.ping(), CLAIM_TIMEOUT_S)
+        except Exception as error:  # noqa: BLE001 - reported, not raised
+            return f"error: {type(error).__name__}"
+        if not self.subscribed:
+            return "error: not subscribed"
+        return "ok"
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self._redis.aclose()
+        await self._subscriber.aclose()
+
+
+def _event(message: dict[str, Any]) -> TableEvent | None:
+    try:
+        return TableEvent(**json.loads(message["data"]))
+    except (TypeError, ValueError):
+        log.warning("pubsub.malformed", data=str(message.get("data"))[:200])
+        return None
