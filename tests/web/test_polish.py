@@ -3,6 +3,7 @@ involved). Each test keeps screenshots under build/screenshots/polish-*.png."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -63,8 +64,6 @@ GLUED = r"\b(you's|you went|vous est|de vous|1 points|1 levées|1 cards|1 cartes
 
 
 def no_glue(text: str) -> None:
-    import re
-
     found = re.search(GLUED, text, re.IGNORECASE)
     assert not found, f"a sentence glued from parts: {found.group(0)!r} in {text!r}"
 
@@ -129,8 +128,6 @@ def finished_match(live_server: Any) -> str:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_moves_are_said_in_words_not_notation(pages: Pages, live_server: Any, size: str, lang: str) -> None:
-    import re
-
     # a stand-in decides for a person whose time ran out: the notice says the move in words
     seated = live_server.api("POST", "/api/tables", {"game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"},
                                                                                "E": {"kind": "bot", "bot": "basic"}},
@@ -294,8 +291,6 @@ def test_the_review_speaks_to_the_player(pages: Pages, live_server: Any, size: s
     exchange in one sentence, never a list of more than two equal best cards where "any heart" or "any card but" says
     it; in the replay the card values come before the felt, inside the first screen on a phone."""
     from .driving import neuf_step, play_until, summary_open
-
-    import re
 
     words = REVIEW_WORDS[lang]
     page = open_table(pages, live_server, "neuf", size, locale=f"{lang}-CA", options={"start_score": 1})
