@@ -239,7 +239,9 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 90.0) -> None:
+    def wait_ready(self, timeout: float = 180.0) -> None:
+        """Until the server answers /health (a bound on failure only: with both cores of a loaded 2-core machine
+        kept busy by stress-ng, five servers were given up after 90 s of 2 s tries; each try now waits 30 s)."""
         import httpx
 
         deadline = time.monotonic() + timeout
@@ -247,7 +249,7 @@ class ServerProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"nines serve exited ({self.process.returncode}): {self.output()[-2000:]}")
             try:
-                httpx.get(f"{self.http}/health", timeout=2)
+                httpx.get(f"{self.http}/health", timeout=30)
                 return
             except httpx.HTTPError:
                 if time.monotonic() > deadline:

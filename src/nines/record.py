@@ -63,6 +63,11 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
         raise RecordError("'deals' is a list of deal objects")
     source = deal_source(record)
     state = spec.new_match(options, source)
+    limit = record.get("deal_limit")
+    if limit is not None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise RecordError("'deal_limit' is a whole number of deals, at least 1")
+        state.deal_limit = limit
     for index, deal in enumerate(deals):
         number = deal.get("number", index + 1)
         if index >= len(state.record()["deals"]):

@@ -6,7 +6,7 @@ import pytest
 
 from nines.bots import make_player, play_match
 from nines.bots.elyigit_worlds import ElyigitKnowledge, code, ruled_out
-from nines.bots.expert_elyigit import ElyigitBudget, ElyigitExpert, call_likelihood
+from nines.bots.expert_elyigit import ElyigitBudget, ElyigitExpert, auction_likelihood, call_likelihood, support_from
 from nines.bots.ismcts_elyigit import ElyigitIsmcts, contract_value
 from nines.bots.tricksim import STRICT_COMPULSORY
 from nines.cards import Suit
@@ -81,6 +81,34 @@ def test_call_likelihood_grows_with_the_hand():
     assert call_likelihood(1.0, "pass", None, 5) > call_likelihood(5.0, "pass", None, 5)
 
 
+def test_a_jump_speaks_of_a_stronger_hand_than_a_minimum_bid():
+    # a jump to 7 is likelier from a strong hand than from a middling one, and a
+    # minimum bid of 5 from the middling one, when the bidder bids the level it expects
+    middling, strong = 2.5, 4.5
+    assert call_likelihood(strong, "bid 7", None, 5) > 3 * call_likelihood(middling, "bid 7", None, 5)
+    assert call_likelihood(middling, "bid 5", None, 5, jumps=1.0) > call_likelihood(strong, "bid 5", None, 5, jumps=1.0)
+    # a player who never jumps says nothing against more with a minimum bid
+    assert call_likelihood(strong, "bid 5", None, 5, jumps=0.0) > call_likelihood(middling, "bid 5", None, 5, jumps=0.0)
+
+
+def test_support_counts_what_the_partner_said():
+    assert support_from([]) == pytest.approx(2.2)
+    assert support_from(["pass"]) < support_from([])
+    assert support_from(["bid 5"]) > support_from(["pass"])
+    assert support_from(["bid 8", "bid 9"]) == pytest.approx(3.2)  # a first bid promises at most this much
+
+
+def test_a_raise_over_partner_is_read_with_partner_support():
+    # N opened 6, S raised to 7: S's raise counts on N's bid, so it asks less of S's own hand
+    # than the same jump made without a partner's bid would
+    auction = [("N", "bid 6"), ("E", "pass"), ("S", "bid 7")]
+    raised = auction_likelihood(auction, {"S": 2.0}, 5)
+    alone = auction_likelihood([("N", "pass"), ("E", "bid 6"), ("S", "bid 7")], {"S": 2.0}, 5)
+    assert raised > alone
+    # only the seats given are weighed
+    assert auction_likelihood(auction, {}, 5) == 1.0
+
+
 @pytest.mark.parametrize("make", [lambda: ElyigitExpert(random.Random(1), ElyigitBudget(8, 8, 8)),
                                   lambda: ElyigitIsmcts(random.Random(1), iterations=80)])
 def test_a_strong_hand_bids_and_a_weak_one_passes(make):
@@ -148,3 +176,22 @@ def test_a_bid_must_be_worth_more_than_letting_the_standing_contract_play():
     # and a contract that fails by little is a sacrifice worth making against a sure six
     short = {suit: [6, 6, 7, 7] for suit in Suit}  # seven made half the time: -0.5
     assert isinstance(choose_call(view, short, "here", standing=-6.0).action, Bid)
+
+
+def test_the_declarer_edge_counts_deals_solved_a_trick_or_two_short_as_sometimes_made():
+    plain = ElyigitExpert(random.Random(1), declarer_edge=(0.0, 0.0))
+    edged = ElyigitExpert(random.Random(1), declarer_edge=(0.5, 0.25))
+    tricks = [7, 6, 5, 4]
+    assert plain._contract_value(tricks, 7) == contract_value(tricks, 7)
+    made = (1 + 0.5 + 0.25) / 4  # 7 made; 6 one short; 5 two short; 4 never
+    assert edged._contract_value(tricks, 7) == pytest.approx(made * 7 - (1 - made) * 8)
+    assert edged._contract_value(tricks, 7) > plain._contract_value(tricks, 7)
+
+
+def test_the_standing_contract_is_judged_with_the_trump_its_declarer_would_name():
+    # W deals, N opens 6 (N holds the nines and eights: a sure contract in clubs);
+    # E, who holds nothing, passes rather than overbid it
+    state = _state()
+    state.apply(Bid(6))
+    decision = ElyigitExpert(random.Random(2), ElyigitBudget(8, 8, 8), standing_trump="hand").decide(state.view("E"))
+    assert isinstance(decision.action, Pass)

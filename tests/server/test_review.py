@@ -106,7 +106,8 @@ def test_the_review_pool_can_work_in_processes() -> None:
     job = ReviewJob("t", 1, "neuf", options, (record["deals"][0],))
     reviews = Reviews(processes=True, workers=1)
     try:
-        assert reviews.submit(job).result(timeout=120) == run_job(job)
+        # a bound on failure only: the workers yield to play (niced), so a machine kept busy starves them for minutes
+        assert reviews.submit(job).result(timeout=600) == run_job(job)
     finally:
         reviews.close()
 

@@ -114,7 +114,9 @@ class Pages:
         context.add_init_script(
             f"if (localStorage.getItem('nines.prefs') === null) localStorage.setItem('nines.prefs', {json.dumps(json.dumps(saved))})")
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        # a bound on failure only: with both cores kept busy by stress-ng on a loaded 2-core machine (load 40), a
+        # table page took over 15 s to draw its felt (test_games_in_the_browser, twice in a random-order run)
+        page.set_default_timeout(60_000)
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on("console", lambda message: self.errors.append(f"{page.url}: {message.text}") if message.type == "error" else None)
         return page

@@ -25,21 +25,30 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, Suit, ace_low
 from ..games.elyigit import ElyigitView
-from ..games.elyigit.options import left_of, side_of
+from ..games.elyigit.options import left_of, partner_of, side_of
 from ..games.tricks import Play
 from ..solver import make_position
 from .base import Decision, Reason
-from .elyigit_basic import estimate_tricks
+from .elyigit_basic import (
+    BID_SLACK,
+    PARTNER_BID_CAP,
+    PARTNER_PASSED,
+    PARTNER_UNSEEN,
+    SIDE_BASE,
+    SIDE_SCALE,
+    best_trump,
+    estimate_tricks,
+)
 from .elyigit_worlds import ElyigitKnowledge, code
 from .expert_neuf import shared_solver
 from .ismcts_elyigit import choose_call, choose_trump, contract_value, simulate_contracts, solved_exactly
 from .sampling import resample
-from .tricksim import ACE_LOW_CARDS
+from .tricksim import ACE_LOW_CARDS, NO_TRUMP
 
 SUITS_BY_INDEX = list(Suit)
 
@@ -63,25 +72,78 @@ def _hand_strength(hand: list[int]) -> float:
     return max(estimate_tricks(cards, suit) for suit in Suit)
 
 
-def call_likelihood(strength: float, call: str, standing: int | None, min_bid: int) -> float:
+# The model of a sensible bidder (the basic player's valuation, and the levels the search
+# players bid): its side is worth ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks,
+# ``support`` being what it can count on from its partner, and it bids a level when the
+# side looks good for it less ``BID_SLACK``.  ``CALL_SPREAD`` is how loosely it does so.
+CALL_SPREAD = 0.7
+CALL_FLOOR = 0.05
+"""Any call has at least this chance (players err, and other players bid other ways)."""
+
+
+def _looks_good_for(side: float, level: int) -> float:
+    return 1.0 / (1.0 + math.exp(-(side - (level - BID_SLACK)) / CALL_SPREAD))
+
+
+def support_from(partner_calls: list[str]) -> float:
+    """What a bidder counts on from its partner, given the partner's calls so far (the basic player's rule)."""
+    bids = [int(call.split()[1]) for call in partner_calls if call.startswith("bid")]
+    if bids:
+        return min(PARTNER_BID_CAP, max(PARTNER_UNSEEN, bids[0] - 2.3))
+    return PARTNER_PASSED if partner_calls else PARTNER_UNSEEN
+
+
+def call_likelihood(strength: float, call: str, standing: int | None, min_bid: int,
+                    support: float = PARTNER_UNSEEN, jumps: float = 0.5) -> float:
     """How likely a sensible bidder with a hand of ``strength`` was to make ``call``.
 
-    A bid promises a hand towards the level bid (a partner counts for about two
-    tricks); a pass when a bid was open suggests a hand short of it.
+    The bidder's side looks good for ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks.
+    A pass says the side looks short of the lowest bid open; a bid of ``b`` says it looks
+    good for ``b``, and, as far as the bidder is one who bids the level it expects
+    (``jumps``: 1 for a player who always does, 0 for one who always bids the least), not
+    for ``b + 1``: a jump speaks of a strong hand, a minimum bid of a hand short of more.
     """
     level = (standing + 1) if standing is not None else min_bid
-    expected = strength + 2.2  # the side's tricks, an unseen partner counting about 2.2
-    p_bid = 0.1 + 0.8 / (1.0 + math.exp(-(expected - level) / 0.7))
-    return p_bid if call.startswith("bid") else 1.0 - p_bid
+    side = SIDE_BASE + SIDE_SCALE * strength + support
+    if call.startswith("bid"):
+        bid = int(call.split()[1])
+        p = _looks_good_for(side, bid)
+        if bid < 9:
+            p *= 1.0 - jumps * _looks_good_for(side, bid + 1)
+    else:
+        p = 1.0 - _looks_good_for(side, level)
+    return CALL_FLOOR + (1.0 - 2 * CALL_FLOOR) * p
+
+
+def auction_likelihood(auction: Sequence[tuple[str, str]], strength: dict[str, float], min_bid: int,
+                       jumps: float = 0.5) -> float:
+    """How well the hands of the given ``strength`` explain the calls of their seats (the others' calls are ignored)."""
+    weight = 1.0
+    standing: int | None = None
+    calls: dict[str, list[str]] = {}
+    for seat, call in auction:
+        if seat in strength:
+            partner = partner_of(seat)
+            weight *= call_likelihood(strength[seat], call, standing, min_bid, support_from(calls.get(partner, [])), jumps)
+        calls.setdefault(seat, []).append(call)
+        if call.startswith("bid"):
+            standing = int(call.split()[1])
+    return weight
 
 
 class ElyigitExpert:
     name = "expert"
 
-    def __init__(self, rng: random.Random, budget: ElyigitBudget | None = None, infer_auction: bool = True) -> None:
+    def __init__(self, rng: random.Random, budget: ElyigitBudget | None = None, infer_auction: bool = True,
+                 jumps: float = 0.5, standing_trump: str = "hand",
+                 declarer_edge: tuple[float, float] = (0.35, 0.0)) -> None:
         self.rng = rng
         self.budget = budget or ElyigitBudget()
         self.infer_auction = infer_auction
+        self.jumps = jumps
+        self.standing_trump = standing_trump
+        self.declarer_edge = tuple(declarer_edge)
+        """How the standing contract's declarer names trumps: "hand" (from its own hand) or "max" (best in each deal)."""
 
     # -- sampling ----------------------------------------------------------------------
 
@@ -96,14 +158,7 @@ class ElyigitExpert:
         for hands in candidates:
             # each caller's hand as it was in the auction: what it holds now and what it has played
             strength = {seat: _hand_strength(hands[seat] + played.get(seat, [])) for seat in callers}
-            weight = 1.0
-            standing: int | None = None
-            for seat, call in view.auction:
-                if seat in strength:
-                    weight *= call_likelihood(strength[seat], call, standing, view.min_bid)
-                if call.startswith("bid"):
-                    standing = int(call.split()[1])
-            weights.append(weight)
+            weights.append(auction_likelihood(view.auction, strength, view.min_bid, self.jumps))
         return resample(candidates, weights, count, self.rng)
 
     @staticmethod
@@ -147,12 +202,35 @@ class ElyigitExpert:
         tricks = simulate_contracts(view, worlds, self.rng, solve)
         standing = 0.0
         if view.high_bidder is not None and view.high_bid is not None:
-            # the standing contract, its declarer naming the trump best for it in each deal
-            theirs = simulate_contracts(view, worlds, self.rng, solve, declarer=view.high_bidder)
-            best = [max(counts[i] for counts in theirs.values()) for i in range(len(worlds))]
-            value = contract_value(best, view.high_bid)
-            standing = value if side_of(view.high_bidder) == side_of(view.seat or "") else -value
-        return choose_call(view, tricks, solved_exactly(len(worlds)), standing)
+            bidder = view.high_bidder
+            if self.standing_trump == "hand":
+                # the standing contract, its declarer naming the trump its own hand is best for
+                # (it has not seen the dummy), as the basic player's valuation judges it
+                best = []
+                for hands in worlds:
+                    suit, _ = best_trump(_cards(hands[bidder]), view.no_trumps)
+                    best.append(solve(hands, NO_TRUMP if suit is None else suit.index, bidder))
+            else:
+                # the standing contract, its declarer naming the trump best for it in each deal
+                theirs = simulate_contracts(view, worlds, self.rng, solve, declarer=bidder)
+                best = [max(counts[i] for counts in theirs.values()) for i in range(len(worlds))]
+            ours = side_of(bidder) == side_of(view.seat or "")
+            value = self._contract_value(best, view.high_bid) if ours else contract_value(best, view.high_bid)
+            standing = value if ours else -value
+        return choose_call(view, tricks, solved_exactly(len(worlds)), standing, self._contract_value)
+
+    def _contract_value(self, tricks: list[int], bid: int) -> float:
+        """Expected score of our side's contract of ``bid`` when the solver gives it ``tricks`` in the sampled deals.
+
+        Defenders who cannot see the cards err where the solver does not: a deal solved
+        one trick short is counted as made ``declarer_edge[0]`` of the time, two tricks
+        short ``declarer_edge[1]`` of the time.
+        """
+        one, two = self.declarer_edge
+        if not one and not two:
+            return contract_value(tricks, bid)
+        made = sum(1.0 if t >= bid else one if t == bid - 1 else two if t == bid - 2 else 0.0 for t in tricks) / len(tricks)
+        return made * bid - (1 - made) * (bid + 1)
 
     def _play(self, view: ElyigitView) -> Decision:
         legal = [Card.parse(text.split()[1]) for text in view.legal]
@@ -202,4 +280,4 @@ class ElyigitExpert:
         return Decision(Play(best), reason)
 
 
-__all__ = ["ElyigitBudget", "ElyigitExpert", "call_likelihood"]
+__all__ = ["ElyigitBudget", "ElyigitExpert", "auction_likelihood", "call_likelihood", "support_from"]

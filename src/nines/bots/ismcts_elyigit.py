@@ -97,14 +97,16 @@ def simulate_contracts(
 
 
 def choose_call(
-    view: ElyigitView, tricks: dict[Suit | None, list[int]], how: Reason, standing: float | None = None
+    view: ElyigitView, tricks: dict[Suit | None, list[int]], how: Reason, standing: float | None = None,
+    value_of: Callable[[list[int], int], float] = contract_value,
 ) -> Decision:
     """Bid the contract with the best expected score above the standing bid, or pass.
 
     ``standing`` is what passing is expected to score for this side (the standing
     contract played out: positive when partner holds it, negative when the opponents
     would make theirs).  Without it, a player passes whenever its partner holds the
-    contract and otherwise bids any contract worth more than nothing.
+    contract and otherwise bids any contract worth more than nothing.  ``value_of``
+    values a contract from the side's tricks in the sampled deals (:func:`contract_value`).
     """
     me = view.seat
     high = view.high_bid
@@ -116,7 +118,7 @@ def choose_call(
     best: tuple[float, int, Suit | None] | None = None
     for bid in legal_bids:
         for suit, counts in tricks.items():
-            value = contract_value(counts, bid)
+            value = value_of(counts, bid)
             if best is None or value > best[0]:
                 best = (value, bid, suit)
     if best is None or best[0] <= passing:

@@ -159,6 +159,10 @@ class GameState(ABC):
         self.deals: list[Any] = []
         self._over = False
         self._winners: list[str] = []
+        # A host may end a match after this many deals, whatever the scores (the daily challenge,
+        # nines.challenge): the match is over, without winners, once that many deals have a result.
+        # Recorded as "deal_limit", so a record replays to the same end.
+        self.deal_limit: int | None = None
 
     # -- what subclasses provide -------------------------------------------------
 
@@ -198,11 +202,12 @@ class GameState(ABC):
         ``"seed": null`` and, once the match is over and only then, ``"secret"`` (64
         hexadecimal digits): until the end it would show every hidden card.
         """
+        limit = {} if self.deal_limit is None else {"deal_limit": self.deal_limit}
         if self.secret is None:
-            return {"seed": self.seed}
+            return {"seed": self.seed, **limit}
         if self.is_over:
-            return {"seed": None, "secret": self.secret.hex()}
-        return {"seed": None}
+            return {"seed": None, "secret": self.secret.hex(), **limit}
+        return {"seed": None, **limit}
 
     @property
     def is_over(self) -> bool:
@@ -322,6 +327,19 @@ class GameState(ABC):
         assert seat is not None
         self._apply(action)
         self.log.append((seat, action))
+        if self.deal_limit is not None and not self._over:
+            self._end_at_deal_limit()
+
+    def _end_at_deal_limit(self) -> None:
+        """The match ends once :attr:`deal_limit` deals have a result; the next deal, dealt already, is dropped."""
+        assert self.deal_limit is not None
+        if sum(1 for deal in self.deals if getattr(deal, "result", None) is not None) < self.deal_limit:
+            return
+        del self.deals[self.deal_limit:]
+        for cached in ("_legal", "_public"):  # a game's caches of the position (now the last deal's end)
+            if cached in vars(self):
+                setattr(self, cached, None)
+        self._end_match([])
 
     def clone(self) -> GameState:
         return copy.deepcopy(self)

@@ -21,8 +21,8 @@ from ..games import GAME_MODULES
 from ..web import STATIC_DIR
 from .config import ServerConfig
 from .guard.limits import BodyLimit
-from .http import health, lobby, pages, people, records, sockets, tables
-from .http.deps import Guards
+from .http import challenge, health, lobby, names, pages, people, profile, ratings, records, sockets, tables
+from .http.deps import Guards, utc_now
 from .http.errors import add_error_handlers
 from .http.middleware import log_requests
 from .logs import log
@@ -30,6 +30,8 @@ from .records.replay import ReplayFrames
 from .records.review import Reviews
 from .runtime import CollectorPauses, settle
 from .store.database import Store
+from .store.standing import Standing
+from .tables.challenges import Challenges, Ratings
 from .tables.manager import TableManager
 from .wire.frames import KeepServerSend
 from .wire.pubsub import Broker, LocalBroker, RedisBroker
@@ -46,6 +48,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     manager = TableManager(store, make_broker(config, instance), ServerConfig(**{**config.__dict__, "instance": instance}))
     reviews = Reviews(store, processes=config.review_processes)
     manager.action_listeners.append(reviews.after_action)
+    standing = Standing(store)
+    challenges = Challenges(manager, standing, config)
+    rater = Ratings(standing, config)
+    manager.action_listeners.append(challenges.after_action)
+    manager.action_listeners.append(rater.after_action)
     pauses = CollectorPauses()  # the garbage collector's pauses, reported by /health
 
     @contextlib.asynccontextmanager
@@ -81,6 +88,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.pauses = pauses
     app.state.guards = Guards.of(config.limits)
     app.state.replays = ReplayFrames()
+    app.state.standing = standing
+    app.state.challenges = challenges
+    app.state.ratings = rater
+    app.state.clock = utc_now  # what "now" is for expiries (codes, passkey challenges): a test sets its own
 
     app.add_middleware(BodyLimit, max_bytes=config.limits.body_bytes, seconds=config.limits.request_s)
     app.middleware("http")(log_requests)
@@ -90,7 +101,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     # in this order: the paths are matched in it, and the game pages' one path matches any single segment
     for router in (pages.router, health.router, lobby.router, tables.router, records.router, people.router,
-                   sockets.router, pages.game_pages):
+                   ratings.router, challenge.router, profile.router, names.router, sockets.router, pages.game_pages):
         app.include_router(router)
     return app
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,8 +68,29 @@ class ServerConfig:
     switch interval for serving (:func:`nines.server.runtime.settle`): process-wide, so ``nines serve``
     sets it, not an application made inside another program (the tests)."""
 
+    passkey_rp_id: str = ""
+    """The relying party passkeys are registered for: the site's domain (``cards.example``; a passkey made for it
+    works on its subdomains too).  Empty: the host each request was sent to."""
+
+    passkey_origins: tuple[str, ...] = ()
+    """The origins (``https://cards.example``) whose pages may register and use passkeys.  Empty: the origin each
+    request was sent to (its scheme, ``https`` behind a proxy that says so, and host)."""
+
     limits: Limits = field(default_factory=Limits)
     """Sizes, counts, rates and origins one client is held to (:mod:`nines.server.guard.limits`)."""
+
+    today: Callable[[], dt.date] = field(default=lambda: dt.datetime.now(dt.UTC).date())
+    """The day (UTC) of the daily challenge: the tests give a fixed one."""
+
+    challenge_key: bytes | None = None
+    """The key each day's challenge deals are drawn from (HMAC-SHA256 with the day and the game); ``None``:
+    each day's secret is drawn at random the first time it is asked for, and kept in the database."""
+
+    challenge_bot: str | None = None
+    """The computer player of every challenge table (``None``: each challenge's own, ``expert``)."""
+
+    rate_matches: bool = True
+    """Rate every finished match at a web table with a person (not casual, not practice, not a challenge)."""
 
     def sqlite_path(self) -> Path | None:
         """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""

@@ -11,7 +11,7 @@ import importlib
 import typer
 
 # module names under nines.cli.commands, in the order their commands appear in --help
-COMMAND_MODULES = ("solve", "review", "tournament", "analyze", "serve")
+COMMAND_MODULES = ("solve", "review", "tournament", "analyze", "serve", "ratings")
 
 
 def register_all(app: typer.Typer) -> None:

@@ -60,6 +60,14 @@ def register(app: typer.Typer) -> None:
             10, "--shutdown-timeout", min=1,
             help="Seconds a stopping server waits for open requests and sockets before closing them.",
         ),
+        passkey_rp_id: str = typer.Option(
+            "", "--passkey-rp-id",
+            help="The domain passkeys for names are made for (cards.example; they work on its subdomains too). Default: the host each request came to.",
+        ),
+        passkey_origin: list[str] = typer.Option(
+            [], "--passkey-origin",
+            help="An origin whose pages may register and use passkeys (https://cards.example; repeat for more). Default: each request's own.",
+        ),
         review_processes: bool = typer.Option(
             True, "--review-processes/--review-threads",
             help="Review finished deals in worker processes (the tables in play never wait for a review) or in threads of the server.",
@@ -88,6 +96,8 @@ def register(app: typer.Typer) -> None:
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
             review_processes=review_processes,
+            passkey_rp_id=passkey_rp_id,
+            passkey_origins=tuple(passkey_origin),
             settle=True,
             limits=Limits(origins=tuple(allow_origin), tables_per_minute=tables_per_minute,
                           sockets_per_address=sockets_per_address, request_s=request_timeout,

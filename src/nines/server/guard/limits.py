@@ -12,7 +12,8 @@ by :class:`Limits` (part of :class:`~nines.server.config.ServerConfig`; tests lo
   :mod:`.connections`);
 * :class:`SocketGate`: sockets per client address, spectators per table, and the ``Origin``
   allow-list a browser's socket must come from;
-* :class:`Rates`: API requests and tables created per minute and new names claimed per hour per address, and
+* :class:`Rates`: API requests and tables created per minute, new names claimed and codes or passkeys tried per
+  hour per address, and
   messages per second per socket, counted with the ``limits`` library (moving windows in memory);
 * :class:`HintDesk`: one hint at a time per seat, and the answer kept per position;
 * :func:`check_name`: a person's name has no control character, no bidirectional
@@ -113,6 +114,22 @@ class Limits:
     names_per_hour: int = 60
     """Names one client address may claim for the first time in an hour (each is a row in the database for
     good; a household names its few players once, and using a name it owns again is not counted)."""
+
+    name_tries_per_hour: int = 30
+    """One-time codes one client address may try, and passkey sign-ins it may start, in an hour (a code has
+    8 characters of 31: guessing one among the few waiting at any time takes billions of tries)."""
+
+    name_codes_waiting: int = 3
+    """One-time codes a name may have waiting (neither used nor expired) at once."""
+
+    name_code_s: int = 600
+    """Seconds a one-time code (and its link) may be used for."""
+
+    passkeys_per_name: int = 10
+    """Passkeys one name may have."""
+
+    passkey_challenge_s: int = 300
+    """Seconds a browser has to answer a passkey's challenge (registration or sign-in); it is used once."""
 
     reads_per_minute: int = 120
     """Records, replays and reviews of finished matches one client address may ask for in a minute
@@ -308,6 +325,7 @@ class Rates:
         self._reads = RateLimitItemPerMinute(limits.reads_per_minute)
         self._lobby = RateLimitItemPerMinute(limits.lobby_per_minute)
         self._names = RateLimitItemPerHour(limits.names_per_hour)
+        self._name_tries = RateLimitItemPerHour(limits.name_tries_per_hour)
         self._requests = RateLimitItemPerMinute(limits.requests_per_minute) if limits.requests_per_minute else None
         self.limits = limits
 
@@ -354,6 +372,13 @@ class Rates:
             return None
         return Reason("server.limit_names", f"this address has taken {self.limits.names_per_hour} new names in the last "
                       "hour; play under one of them, or wait", count=self.limits.names_per_hour)
+
+    def name_try(self, address: str) -> str | None:
+        """Count a one-time code tried, or a passkey sign-in started, by this address, or say why not."""
+        if self._limiter.hit(self._name_tries, "name_tries", address):
+            return None
+        return Reason("server.limit_name_tries", f"this address has tried {self.limits.name_tries_per_hour} codes or passkeys "
+                      "in the last hour; wait, or take the name from a device that holds it", count=self.limits.name_tries_per_hour)
 
     def messages(self) -> MessageWindow:
         """A new socket's own count of its messages (see :class:`MessageWindow`)."""

@@ -7,6 +7,7 @@ closure over the app.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -83,6 +84,17 @@ def _pauses(connection: HTTPConnection) -> CollectorPauses:
     return pauses
 
 
+def utc_now() -> dt.datetime:
+    """The time as the database keeps it: UTC, without a time zone."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def _clock(connection: HTTPConnection) -> dt.datetime:
+    """Now, by the app's clock (``app.state.clock``: :func:`utc_now`, or a test's)."""
+    clock: Callable[[], dt.datetime] = connection.app.state.clock
+    return clock()
+
+
 def _address(connection: HTTPConnection) -> str:
     return client_address(connection.client)
 
@@ -95,6 +107,7 @@ ConfigDep = Annotated[ServerConfig, Depends(_config)]
 GuardsDep = Annotated[Guards, Depends(_guards)]
 PausesDep = Annotated[CollectorPauses, Depends(_pauses)]
 AddressDep = Annotated[str, Depends(_address)]
+NowDep = Annotated[dt.datetime, Depends(_clock)]
 
 
 def refuse(refusal: str | None) -> None:

@@ -6,7 +6,8 @@
   The server keeps only a hash of the token and compares in constant time.
 * A name: the first browser to use a name owns it.  Its secret lives in an HttpOnly cookie per
   name (``nines_name_<digest>``); the database keeps its hash.  Another browser is refused
-  the name, so nobody else plays under it or changes its statistics.
+  the name, so nobody else plays under it or changes its statistics, unless the name was taken
+  there (a one-time code, a passkey: :mod:`.names`); that browser has a secret of its own.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ SEAT_COOKIE_DAYS = 30
 NAME_COOKIE_DAYS = 400
 
 
-def _secure(request: Request) -> bool:
+def is_secure(request: Request) -> bool:
     return request.url.scheme in ("https", "wss") or request.headers.get("x-forwarded-proto") == "https"
 
 
@@ -36,7 +37,7 @@ def set_seat_cookie(request: Request, response: Response, table_id: str, seat: s
     """This browser holds ``seat`` at ``table_id``: the socket's hello will be authenticated by it."""
     response.set_cookie(
         SEAT_COOKIE, f"{seat}.{token}", max_age=SEAT_COOKIE_DAYS * 86400, path=f"/ws/tables/{table_id}",
-        httponly=True, samesite="strict", secure=_secure(request),
+        httponly=True, samesite="strict", secure=is_secure(request),
     )
 
 
@@ -59,8 +60,20 @@ async def own_name(store: Store, request: Request, response: Response, name: str
         raise TableError(
             ErrorCode.CONFLICT,
             Reason("server.name_owned", f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); "
-                   "choose another name", name=name),
+                   "choose another name, or if it is yours, take it here with a code from a device that holds it, or your "
+                   "passkey", name=name),
         )
     if fresh:
-        response.set_cookie(cookie, secret, max_age=NAME_COOKIE_DAYS * 86400, path="/", httponly=True,
-                            samesite="lax", secure=_secure(request))
+        set_name_cookie(request, response, name, secret)
+
+
+def set_name_cookie(request: Request, response: Response, name: str, secret: str) -> None:
+    """This browser holds ``name`` by ``secret`` (the database keeps its hash)."""
+    response.set_cookie(name_cookie(name), secret, max_age=NAME_COOKIE_DAYS * 86400, path="/", httponly=True,
+                        samesite="lax", secure=is_secure(request))
+
+
+def name_secret_hash(request: Request, name: str) -> str | None:
+    """The hash of the secret this request's browser holds for ``name`` (``None``: it holds none)."""
+    secret = request.cookies.get(name_cookie(name))
+    return None if secret is None else hash_token(secret)

@@ -15,9 +15,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
+from ...challenge import CHALLENGE_PRESET
 from ..guard.limits import MessageWindow
 from ..logs import log
 from ..store.database import StoreUnavailable
+from ..tables.challenges import SECRET_UNTIL_PLAYED, Challenges
 from ..tables.manager import TableManager
 from ..tables.table import Table, TableError
 from ..wire.frames import stop_reading
@@ -38,6 +40,7 @@ from ..wire.sockets import SocketConnection
 from .deps import Guards, GuardsDep, ManagerDep, client_address
 from .errors import UNAVAILABLE
 from .seating import SEAT_COOKIE
+from .standing_deps import ChallengesDep
 
 HELLO_TIMEOUT_S = 15
 
@@ -93,7 +96,8 @@ SOCKET_HANDLERS: dict[type[BaseModel], SocketHandler] = {
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: str, manager: ManagerDep, guards: GuardsDep) -> None:
+async def table_socket(websocket: WebSocket, table_id: str, manager: ManagerDep, guards: GuardsDep,
+                       challenges: ChallengesDep) -> None:
     address = client_address(websocket.client)
     gate = guards.gate
     # a page of another site may not open a socket (it would act with the visitor's seat)
@@ -111,7 +115,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: ManagerDep,
                 await websocket.close(code=1008)  # policy violation
             return
         try:
-            await _table_socket(websocket, table_id, address, manager, guards)
+            await _table_socket(websocket, table_id, address, manager, guards, challenges)
         finally:
             gate.release(address)
     finally:
@@ -121,7 +125,7 @@ async def table_socket(websocket: WebSocket, table_id: str, manager: ManagerDep,
 
 
 async def _table_socket(websocket: WebSocket, table_id: str, address: str, manager: TableManager,
-                        guards: Guards) -> None:
+                        guards: Guards, challenges: Challenges) -> None:
     try:
         first = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_TIMEOUT_S)
         hello = Hello.model_validate_json(first)
@@ -131,6 +135,8 @@ async def _table_socket(websocket: WebSocket, table_id: str, address: str, manag
             seat = manager.seats.authenticate(table, hello.seat, hello.token)
         else:  # browsers: the seat cookie, if this browser holds one; otherwise a spectator
             seat = manager.seats.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
+        if seat is None and table.preset == CHALLENGE_PRESET and await challenges.spectators_refused(table.id):
+            raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)  # the day's deals: nobody watches
         if seat is None and (crowded := guards.gate.watch(table.id)) is not None:
             raise TableError(ErrorCode.LIMIT, crowded)
     except StoreUnavailable:

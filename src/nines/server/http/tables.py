@@ -6,21 +6,27 @@ the ones a page makes before its socket opens.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from typing import Any
 
 from fastapi import APIRouter, Header, Request, Response
 
-from ..wire.messages import AgainRequest, Claim, CreateTable, HttpAct, JoinSeat, Seated
+from ...challenge import CHALLENGE_PRESET
+from ..tables.challenges import SECRET_UNTIL_PLAYED
+from ..tables.table import TableError
+from ..wire.messages import AgainRequest, Claim, CreateTable, ErrorCode, HttpAct, JoinSeat, Seated
 from .deps import AddressDep, GuardsDep, ManagerDep, NameCounterDep, StoreDep, refuse
 from .seating import own_name, set_seat_cookie
+from .standing_deps import ChallengesDep, StandingDep
 
 router = APIRouter()
 
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, response: Response, manager: ManagerDep, store: StoreDep,
-                       guards: GuardsDep, address: AddressDep, count_name: NameCounterDep) -> dict[str, Any]:
+                       guards: GuardsDep, address: AddressDep, count_name: NameCounterDep,
+                       standing: StandingDep) -> dict[str, Any]:
 
     def is_live(table_id: str) -> bool:
         table = manager.tables.get(table_id)
@@ -30,6 +36,8 @@ async def create_table(body: CreateTable, request: Request, response: Response, 
     # the name becomes this browser's only if the table is made (a refused request once stored it all the same)
     claim = functools.partial(own_name, store, request, response, body.name, count_name) if body.name else None
     seated = await manager.create(body, claim)
+    if body.casual:  # not rated (stored before any move: the match cannot end before it)
+        await asyncio.to_thread(standing.mark_casual, seated.table.id)
     guards.live_tables.add(address, seated.table.id)
     return seated.model_dump(mode="json")
 
@@ -74,12 +82,15 @@ async def play_again(table_id: str, body: AgainRequest, manager: ManagerDep) -> 
 async def table_state(
     table_id: str,
     manager: ManagerDep,
+    challenges: ChallengesDep,
     x_nines_seat: str | None = Header(default=None),
     x_nines_token: str | None = Header(default=None),
 ) -> dict[str, Any]:
     """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
     table = await manager.get(table_id)
     seat = manager.seats.authenticate(table, x_nines_seat, x_nines_token)
+    if seat is None and table.preset == CHALLENGE_PRESET and await challenges.spectators_refused(table.id):
+        raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)
     manager.seats.visited(table, seat)
     async with table.lock:
         return table.state_for(seat).model_dump(mode="json")

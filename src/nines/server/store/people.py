@@ -1,4 +1,5 @@
-"""People and their statistics: names owned by the first browser to use them, every finished deal and
+"""People and their statistics: names held by the first browser to use them (and the browsers they were taken
+to: :mod:`.names`), every finished deal and
 match of each person, their reviewed deals, and the statistics read from them.
 
 :class:`PeopleStore` is part of :class:`~nines.server.store.database.Store` (which adds the tables and
@@ -7,17 +8,21 @@ moves); the rows are :mod:`.schema`'s.
 
 from __future__ import annotations
 
+import datetime as dt
 import hmac
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..guard.limits import name_key
-from .schema import DealStatRow, MatchStatRow, PersonRow, ReviewStatRow, _now
+from .schema import DealStatRow, MatchStatRow, NameDeviceRow, PersonRow, ReviewStatRow, _now
+
+DEVICES_PER_NAME = 20
+"""Other browsers one name may be held by at once; taking it to one more lets the oldest go."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,26 @@ class PeopleStore:
                     return False
                 row.secret_hash = secret_hash
                 return True
-            return secret_hash is not None and hmac.compare_digest(row.secret_hash, secret_hash)
+            return _holds(session, row, secret_hash)
+
+    def holds_name(self, name: str, secret_hash: str | None) -> bool:
+        """Does the browser holding this secret hold the name (the first browser, or one it was taken to)?"""
+        if secret_hash is None:
+            return False
+        with self._session() as session:
+            row = session.get(PersonRow, name)
+            return row is not None and _holds(session, row, secret_hash)
+
+    def add_device(self, session: Session, name: str, secret_hash: str, how: str, now: dt.datetime) -> None:
+        """One more browser holds ``name`` (in the caller's transaction); past :data:`DEVICES_PER_NAME`, the
+        oldest other browser lets it go (the first browser never does)."""
+        session.add(NameDeviceRow(secret_hash=secret_hash, name=name, how=how, created_at=now))
+        session.flush()
+        newest_first = session.scalars(select(NameDeviceRow.secret_hash).where(NameDeviceRow.name == name).order_by(
+            NameDeviceRow.created_at.desc(), NameDeviceRow.secret_hash)).all()
+        old = list(newest_first[DEVICES_PER_NAME:])
+        if old:
+            session.execute(delete(NameDeviceRow).where(NameDeviceRow.secret_hash.in_(old)))
 
     def person_exists(self, name: str) -> bool:
         with self._session() as session:
@@ -254,3 +278,14 @@ def _round(value: Any) -> float | None:
 
 def _rate(count: Any, total: Any) -> float | None:
     return None if not total else round(float(count or 0) / float(total), 3)
+
+
+def _holds(session: Session, row: PersonRow, secret_hash: str | None) -> bool:
+    """The secret is the name's first browser's, or another browser's it was taken to."""
+    if secret_hash is None or row.secret_hash is None:
+        return False
+    if hmac.compare_digest(row.secret_hash, secret_hash):
+        return True
+    # looked up by its hash (the key): a secret that is not a device's finds nothing
+    device = session.get(NameDeviceRow, secret_hash)
+    return device is not None and device.name == row.name

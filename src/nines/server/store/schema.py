@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, false
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, LargeBinary, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -129,3 +129,115 @@ class MatchStatRow(Base):
     person: Mapped[str] = mapped_column(String(40), index=True)
     game: Mapped[str] = mapped_column(String(20))
     won: Mapped[bool] = mapped_column(Boolean)
+
+
+# -- ratings and the daily challenge (docs/ratings.md) ------------------------------------
+
+
+class RatingRow(Base):
+    __tablename__ = "nines_ratings"
+
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    computer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class RatingHistoryRow(Base):
+    __tablename__ = "nines_rating_history"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class ChallengeDayRow(Base):
+    __tablename__ = "nines_challenge_days"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)  # ISO date, UTC
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    secret: Mapped[str] = mapped_column(String(64))
+
+
+class ChallengeEntryRow(Base):
+    __tablename__ = "nines_challenge_entries"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    table_id: Mapped[str] = mapped_column(String(32), unique=True)
+    seat: Mapped[str] = mapped_column(String(4))
+    results: Mapped[list[float]] = mapped_column(JSON, default=list)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class CasualTableRow(Base):
+    """A table its creator made casual: its match is not rated."""
+
+    __tablename__ = "nines_casual_tables"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+# -- a name on more than one browser (docs/names.md) ----------------------------------------------------
+
+
+class NameDeviceRow(Base):
+    """Another browser that holds a name (besides the first, ``PersonRow.secret_hash``): taken there with a
+    one-time code, or signed in with a passkey.  Each has its own secret; only its hash is kept."""
+
+    __tablename__ = "nines_name_devices"
+
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    how: Mapped[str] = mapped_column(String(10))  # "code" or "passkey"
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class NameCodeRow(Base):
+    """A one-time code that takes a name to another browser (its hash), until it expires or is used."""
+
+    __tablename__ = "nines_name_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class PasskeyRow(Base):
+    """A passkey registered for a name."""
+
+    __tablename__ = "nines_passkeys"
+
+    # the credential id can be up to 1023 bytes: kept whole in ``credential_id``, looked up by its hash
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    credential_id: Mapped[str] = mapped_column(Text)  # base64url
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)  # COSE
+    sign_count: Mapped[int] = mapped_column(BigInteger)  # an unsigned 32-bit count
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class PasskeyChallengeRow(Base):
+    """A challenge handed to a browser for one passkey registration or sign-in, taken once."""
+
+    __tablename__ = "nines_passkey_challenges"
+
+    ticket: Mapped[str] = mapped_column(String(64), primary_key=True)  # the hash of what the browser holds
+    purpose: Mapped[str] = mapped_column(String(10))  # "register" or "sign_in"
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the name a passkey is registered for
+    challenge: Mapped[str] = mapped_column(String(128))  # base64url
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)

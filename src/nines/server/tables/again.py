@@ -13,6 +13,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
+from ...challenge import CHALLENGE_PRESET
 from ...games.contract import Reason, options_to_dict
 from ...randomness import MatchSecret
 from ..logs import log
@@ -44,6 +45,9 @@ class PlayAgain:
             raise TableError(ErrorCode.FORBIDDEN, Reason("server.again_players", "the people who played the match are asked to play again"))
         if not table.state.is_over:
             raise TableError(ErrorCode.WAITING, Reason("server.again_waiting", "play again opens when this match is over"))
+        if table.preset == CHALLENGE_PRESET:
+            raise TableError(ErrorCode.FORBIDDEN, Reason("server.again_challenge", "the daily challenge is played once a day; "
+                                                         "tomorrow brings new deals"))
         async with table.lock:
             if table.next_table is None:
                 table.next_table = await asyncio.to_thread(self.manager.store.next_table_of, table.id)

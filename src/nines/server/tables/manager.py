@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ...bots import Player, players_for
+from ...challenge import CHALLENGE_PRESET, CHALLENGES, DealSeeded
 from ...games import GameSpec, UnknownGame, computers_alone, get_game
 from ...games.contract import Reason, RulesError, options_to_dict
 from ...randomness import DealSource, MatchSecret
@@ -246,6 +247,8 @@ class TableManager:
             spec = get_game(stored.game)
             options = spec.options_from_record(stored.options)
             state = spec.new_match(options, _deal_source(stored))
+            if stored.preset == CHALLENGE_PRESET:  # the daily challenge: its match ends after its deals
+                state.deal_limit = CHALLENGES[spec.id].deals
             for action in stored.actions:
                 state.apply(state.parse_action(action.action), by=action.by)
         except (UnknownGame, RulesError) as error:
@@ -303,6 +306,9 @@ class TableManager:
 
     @staticmethod
     def _bot(table: Table, seat: str, name: str) -> Player:
+        if table.preset == CHALLENGE_PRESET and isinstance(table.source, MatchSecret):
+            # the daily challenge: made afresh at each deal from (day, game, deal, seat), for duplicate fairness
+            return DealSeeded(name, table.spec.id, table.source, seat)
         return seat_player(table, seat, name)
 
 

@@ -265,6 +265,7 @@ class CreateTable(Strict):
     clock_s: StrictInt | None = Field(default=None, ge=1, le=3600)  # seconds a person has for each decision
     away_s: StrictInt | None = Field(default=None, ge=1, le=86400)  # disconnected this long: a stand-in plays
     stand_in: str | None = Field(default=None, max_length=40)  # the computer player standing in (basic)
+    casual: StrictBool = False  # a casual match is not rated (solo practice from a chosen seed never is)
 
 
 class ResolveOptions(Strict):
@@ -289,6 +290,26 @@ class HttpAct(Strict):
 
 class Person(Strict):
     name: PersonName
+
+
+class TakeName(Strict):
+    """A one-time code (from the device that holds a name) that gives this browser the name too."""
+
+    code: str = Field(min_length=1, max_length=32)
+
+
+class PasskeyStart(Strict):
+    """Sign in with a passkey: the name whose passkeys may answer (none: any passkey this site knows)."""
+
+    name: PersonName | None = None
+
+
+class PasskeyAnswer(Strict):
+    """A browser's answer to a passkey challenge: the challenge's ticket and the credential
+    (``PublicKeyCredential`` as JSON, binary fields in base64url)."""
+
+    ticket: str = Field(min_length=8, max_length=64)
+    credential: dict[str, Any]
 
 
 class Seated(BaseModel):

@@ -30,6 +30,11 @@ async function call(method, path, body) {
 // or the two requests race and the one that loses is refused as using someone else's name.
 let nameSettled = Promise.resolve();
 
+// "?name=Ann": whose cookie proves who asks, where a table of the daily challenge is kept secret until played
+export function named(name) {
+  return name ? `?name=${encodeURIComponent(name)}` : "";
+}
+
 export const api = {
   games: () => call("GET", "/api/games"),
   resolve: (game, preset, options) => call("POST", `/api/games/${game}/resolve`, { preset, options }),
@@ -38,11 +43,20 @@ export const api = {
   create: async (body) => { await nameSettled; return call("POST", "/api/tables", body); },
   join: async (id, seat, invite, name) => { await nameSettled; return call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, invite, name: name || null }); },
   claim: (id, claim) => call("POST", `/api/tables/${encodeURIComponent(id)}/claim`, { claim }),
-  replay: (id, deal) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay/${deal}`),
+  // the name lets a daily challenge's table be replayed by someone who has played the day (its deals stay secret)
+  replay: (id, deal, name) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay/${deal}${named(name)}`),
   person: (name) => {
     const answered = call("POST", "/api/people", { name });
     nameSettled = answered.catch(() => null);
     return answered;
   },
   stats: (name) => call("GET", `/api/people/${encodeURIComponent(name)}/stats`),
+  // a name on every device (names.js): one-time codes, passkeys
+  keys: (name) => call("GET", `/api/people/${encodeURIComponent(name)}/keys`),
+  code: (name) => call("POST", `/api/people/${encodeURIComponent(name)}/codes`),
+  take: (code) => call("POST", "/api/people/take", { code }),
+  passkeyOptions: (name) => call("POST", `/api/people/${encodeURIComponent(name)}/passkeys/options`),
+  addPasskey: (name, ticket, credential) => call("POST", `/api/people/${encodeURIComponent(name)}/passkeys`, { ticket, credential }),
+  signInOptions: () => call("POST", "/api/passkeys/options", {}),
+  signIn: (ticket, credential) => call("POST", "/api/passkeys/sign-in", { ticket, credential }),
 };

@@ -63,6 +63,7 @@ export function nameField() {
     try {
       await api.person(name);
       toast(t("name.saved", { name }));
+      document.dispatchEvent(new CustomEvent("nines:name", { detail: name }));
     } catch (error) {
       toast(errorText(error), "error");
     }

@@ -1,4 +1,4 @@
-// The home page: the three games, a table to start, the open tables, the person's name.
+// The home page: the three games, a table to start, the open tables, the person's name (and on other devices).
 
 import { api } from "./api.js";
 import { startPage } from "./chrome.js";
@@ -8,6 +8,7 @@ import { onLangChange, t } from "./i18n.js";
 import { lobbyList } from "./lobby.js";
 import { setupForm } from "./setup.js";
 import { errorText } from "./refusals.js";
+import { namePanel, takeFromLink } from "./names.js";
 
 const main = startPage("home");
 
@@ -15,7 +16,9 @@ const hero = h("section", { class: "hero" });
 const gamesBox = h("section", { class: "games-strip", "aria-labelledby": "games-title" });
 const startBox = h("section", { class: "panel", id: "start", "aria-labelledby": "start-title" });
 const openBox = h("section", { class: "panel", id: "open-tables", "aria-labelledby": "open-title" });
-main.append(hero, gamesBox, h("div", { class: "home-grid" }, startBox, openBox));
+main.append(hero, gamesBox, h("div", { class: "home-grid" }, startBox, openBox), namePanel());
+takeFromLink(); // a one-time link from another device (/#take=CODE) gives this browser the name
+window.addEventListener("hashchange", takeFromLink); // also opened on this page already
 
 function drawStatic() {
   fill(hero, 
@@ -25,6 +28,7 @@ function drawStatic() {
     // the form that starts a table lies two screens down on a phone, under the three games: a way straight to it
     h("p", { class: "hero-actions" }, h("a", { class: "button primary", href: "#start", "data-go": "start" }, t("home.start"), " ↓")),
     nameField(),
+    h("p", { class: "names-jump" }, h("a", { href: "#your-name" }, t("names.title"), " ↓")),
   );
   fill(gamesBox, 
     h("h2", { id: "games-title", class: "section-label" }, t("home.games")),

@@ -4,7 +4,8 @@
 import { h, fill } from "./dom.js";
 import { format, pick, plural, seatName } from "./i18n.js";
 import { prettyCard, suitSymbol } from "./cards.js";
-import { ApiError } from "./api.js";
+import { ApiError, named } from "./api.js";
+import { prefs } from "./prefs.js";
 import { errorText } from "./refusals.js";
 
 const W = {
@@ -98,7 +99,7 @@ const loaded = new Map();
 export function loadReview(tableId, deal) {
   const key = `${tableId}/${deal}`;
   if (!loaded.has(key)) {
-    const request = fetch(`/api/tables/${encodeURIComponent(tableId)}/review/${deal}`).then(async (response) => {
+    const request = fetch(`/api/tables/${encodeURIComponent(tableId)}/review/${deal}${named(prefs.name)}`).then(async (response) => {
       const data = await response.json().catch(() => null);
       if (!response.ok) throw new ApiError(data?.code || "error", data?.message || response.statusText, response.status, data?.key || "", data?.params || {});
       return data;

@@ -41,9 +41,24 @@ function reviewOverTime(games) {
           h("th", { scope: "row" }, row.day), h("td", {}, row.deals), h("td", {}, row.average_lost))))))));
 }
 
+// Where a person's ratings and the daily challenge are (pages of their own: docs/ratings.md)
+const MORE = {
+  profile: { en: "Profile and ratings", fr: "Profil et cotes" },
+  ratings: { en: "Leaderboards", fr: "Classements" },
+  challenge: { en: "Daily challenge", fr: "Défi du jour" },
+  label: { en: "More", fr: "Plus" },
+};
+
+function more() {
+  return h("nav", { class: "ratings-games", "aria-label": pick(MORE.label) },
+    wanted ? h("a", { class: "button quiet", href: `/people/${encodeURIComponent(wanted)}` }, pick(MORE.profile)) : null,
+    h("a", { class: "button quiet", href: "/ratings/neuf" }, pick(MORE.ratings)),
+    h("a", { class: "button quiet", href: "/challenge/neuf" }, pick(MORE.challenge)));
+}
+
 function draw() {
   clear(box);
-  box.append(h("h1", { class: "display small" }, wanted ? t("stats.for", { name: wanted }) : t("stats.title")));
+  box.append(h("h1", { class: "display small" }, wanted ? t("stats.for", { name: wanted }) : t("stats.title")), more());
   if (!wanted) {
     box.append(h("p", {}, t("stats.noName")), nameField());
     return;

@@ -3,7 +3,7 @@
 // The server is authoritative: this page only shows the view it receives and sends moves in their text
 // form with the sequence number it last saw.  Each game module (games/<id>.js) draws the felt.
 
-import { api } from "./api.js";
+import { api, named } from "./api.js";
 import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
 import { LANGS, cardName, lang, listText, onLangChange, seatName, setLang, t } from "./i18n.js";
@@ -12,6 +12,7 @@ import { claimFromAddress, offerSeat } from "./seating.js";
 import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
+import { afterMatch } from "./standing.js";
 import { errorText, hintText, refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 import { someoneDid } from "./moves.js";
@@ -425,10 +426,11 @@ export class TableShell {
     if (table.status === "over") {
       this.noticeBox.append(h("div", { class: "notice over" },
         h("strong", {}, t("table.over")), " ", winnersText(table, this.context()),
+        afterMatch(this.tableId, this.game, table),
         h("div", { class: "notice-actions" },
           h("button", { type: "button", class: "button primary", "data-tool": "replay", onclick: () => this.showReplay() }, t("table.replay")),
-          h("a", { class: "button", href: `/api/tables/${encodeURIComponent(this.tableId)}/record`, download: `nines-${this.game}-${this.tableId}.json` }, t("table.download")),
-          ...againActions(this),
+          h("a", { class: "button", href: `/api/tables/${encodeURIComponent(this.tableId)}/record${named(prefs.name)}`, download: `nines-${this.game}-${this.tableId}.json` }, t("table.download")),
+          ...(table.preset === "challenge" ? [] : againActions(this)),
           h("a", { class: "button quiet", href: `/${this.game}` }, t("table.newTable")))));
     } else if (table.status === "waiting") {
       this.noticeBox.append(h("div", { class: "notice waiting" }, `${waitingText(table)}. ${t("table.waitingWhy")}`, " ",
@@ -596,7 +598,7 @@ export class TableShell {
     let step = 0;
     let review = null;
     const load = async (deal) => {
-      data = await api.replay(this.tableId, deal);
+      data = await api.replay(this.tableId, deal, prefs.name);
       step = 0;
       review = null;
       loadReview(this.tableId, deal).then((loaded) => { if (data.deal === deal) { review = loaded; drawFrame(); } }).catch(() => {});

@@ -1,0 +1,149 @@
+"""The daily challenge played to the end in the browser at phone and laptop size, the day's standings, the
+leaderboard and a profile with its rating chart: in both languages, axe-clean (look at the screenshots)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nines.ratings import Skill
+from nines.server.store.people import ReviewStat
+
+from .conftest import LiveServer, Pages, screenshot
+from .driving import click_first, rummy_step
+from .seating import SIZES
+from .test_accessibility import serious_violations
+
+pytestmark = pytest.mark.browser
+
+DAY = dt.date(2026, 12, 7)
+
+
+class ChallengeServer(LiveServer):
+    """The real app under uvicorn, its day fixed and its challenge's computer players quick (``basic``)."""
+
+    def __init__(self, data: Path) -> None:
+        import uvicorn
+
+        from nines.server import ServerConfig, create_app
+        from nines.server.guard.limits import Limits
+
+        self.port = 0  # the system picks a free port as the server binds
+        self.url = ""
+        self.app = create_app(ServerConfig(
+            database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=30, log_json=False, review_processes=False,
+            today=lambda: DAY, challenge_key=b"browser-test-challenge-key-32byt", challenge_bot="basic",
+            limits=Limits(live_tables_per_address=10_000, tables_per_minute=10_000, lobby_per_minute=10_000, requests_per_minute=0)))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=0, log_config=None,
+                                                   access_log=False, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChallengeServer]:
+    made = ChallengeServer(tmp_path_factory.mktemp("challenge"))
+    made.start()
+    yield made
+    made.stop()
+
+
+def _over(page: Any) -> bool:
+    if page.locator("dialog.summary-dialog").count():  # a hand ended: go on to the next
+        click_first(page, "dialog.summary-dialog .dialog-actions button")
+    return page.locator(".notice.over").count() > 0
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_challenge_played_to_the_end_then_the_standings(pages: Pages, server: ChallengeServer, size: str) -> None:
+    name = f"Ann-{size}"
+    page = pages.new(prefs={"autoplay": False, "name": name}, **SIZES[size])
+    page.goto(f"{server.url}/challenge/rummy")
+    page.get_by_role("button", name="Play today's challenge").click()
+    page.wait_for_selector(".table-shell .felt")
+    assert "/rummy?t=" in page.url
+    deadline = time.monotonic() + 400
+    while not _over(page):
+        assert time.monotonic() < deadline, "the challenge did not end"
+        rummy_step(page)
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(400)
+    if page.locator("dialog.summary-dialog").count():  # the last hand's summary opens over the end
+        page.locator("dialog.summary-dialog .dialog-actions button").click()
+    screenshot(page, f"challenge-over-{size}")
+    page.locator("[data-tool=standings]").click()
+    page.wait_for_selector("table.challenge-standings")
+    assert name in page.locator("table.challenge-standings").inner_text()
+    page.wait_for_selector("table.challenge-spread")
+    assert page.locator("table.challenge-spread tbody tr").count() == 3
+    screenshot(page, f"challenge-standings-{size}", full_page=True)
+    assert serious_violations(page) == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_profile_chart_and_the_leaderboard(pages: Pages, server: ChallengeServer, size: str, lang: str) -> None:
+    standing = server.app.state.standing
+    skill = Skill(25.0, 8.0, 0)
+    for n in range(6):  # a person's rated matches, and a settled rival for the leaderboard
+        after = Skill(skill.mu + (1.5 if n % 3 else -0.8), skill.sigma - 0.4, skill.matches + 1)
+        standing.record_ratings("neuf", f"prof-{lang}-{size}-{n}", {"Bea": skill}, {"Bea": after})
+        skill = after
+    standing.record_ratings("neuf", f"settled-{lang}-{size}", {}, {"Cy": Skill(28.0, 4.0, 40)})
+    standing.store.add_review_stats([ReviewStat(f"rv-{lang}-{size}", 1, "S", "Bea", "neuf", cards=9, errors=2, lost=1)])
+    page = pages.new(locale=f"{lang}-CA", **SIZES[size])
+    page.goto(f"{server.url}/people/Bea")
+    page.wait_for_selector("figure.profile-chart img")
+    page.wait_for_function("() => document.querySelector('figure.profile-chart img').naturalWidth > 0")
+    assert page.locator("table.profile-matches tbody tr").count() >= 6
+    assert page.locator("table.profile-review tbody tr").count() >= 1
+    screenshot(page, f"profile-{lang}-{size}", full_page=True)
+    assert serious_violations(page) == []
+    page.goto(f"{server.url}/ratings/neuf")
+    page.wait_for_selector("table.ratings-table")
+    assert "Cy" in page.locator("table.ratings-table").inner_text()
+    screenshot(page, f"ratings-{lang}-{size}")
+    assert serious_violations(page) == []
+    page.goto(f"{server.url}/challenge/neuf/2026-12-06")
+    page.wait_for_selector("h2")
+    assert serious_violations(page) == []
+    page.goto(f"{server.url}/stats")  # the statistics page leads to the leaderboards and the challenge
+    page.wait_for_selector("nav.ratings-games a[href='/ratings/neuf']")
+    assert serious_violations(page) == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_rating_change_shows_when_a_match_ends(pages: Pages, server: ChallengeServer, size: str) -> None:
+    import random
+
+    import httpx
+
+    name = f"Dan-{size}"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        made = client.post("/api/tables", json={"game": "neuf", "seats": seats, "name": name, "bot_delay_ms": 0,
+                                                "options": {"start_score": 1}}).json()
+        table, token = made["table"]["id"], made["token"]
+        headers = {"X-Nines-Seat": "S", "X-Nines-Token": token}
+        deadline = time.monotonic() + 300
+        while True:
+            assert time.monotonic() < deadline, "the match did not end"
+            state = client.get(f"/api/tables/{table}/state", headers=headers).json()
+            if state["table"]["status"] == "over":
+                break
+            if state["view"]["legal"] and state["view"].get("to_act") == "S":
+                action = random.Random(state["seq"]).choice(state["view"]["legal"])
+                client.post(f"/api/tables/{table}/actions", json={"seat": "S", "token": token, "seq": state["seq"], "action": action})
+            else:
+                time.sleep(0.05)
+    page = pages.new(**SIZES[size])
+    page.goto(f"{server.url}/neuf?t={table}")
+    change = page.locator(".notice.over .rating-change")
+    change.wait_for()
+    assert change.inner_text().startswith(f"{name} — Rating: ")
+    screenshot(page, f"rating-change-{size}")
