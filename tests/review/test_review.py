@@ -167,6 +167,8 @@ def test_four_alone_node_limit_says_which_cards_are_unscored() -> None:
         assert play.best is None and play.cost is None and play.best_cards == ()
         assert "node budget" in (play.unscored or "")
     assert any("not scored" in note and "20,000" in note for note in deal.notes)
+    # the note's key and numbers, for a page in another language
+    assert {"key": "review.unscored", "params": {"n": len(unscored), "cards": len(deal.plays), "nodes": 20_000}} in deal.to_json()["note_keys"]
     assert sum(t.unscored for t in deal.seats.values()) == len(unscored)
     data = deal.to_json()
     assert data["budget"] == 20_000
@@ -180,6 +182,7 @@ def test_relaxed_elyigit_rules_are_not_guessed() -> None:
     deal = next(d for d in review_record(record).deals if d.plays)
     assert all(not p.scored for p in deal.plays) and deal.contract is None
     assert any("cannot be scored" in note for note in deal.notes)
+    assert {"key": "review.relaxed_rules", "params": {}} in deal.to_json()["note_keys"]
 
 
 def test_neuf_instant_win_and_elyigit_early_stop_are_counted_to_the_end() -> None:
@@ -187,6 +190,8 @@ def test_neuf_instant_win_and_elyigit_early_stop_are_counted_to_the_end() -> Non
     for deal in review_record(record).deals:
         if deal.plays and deal.plays[-1].trick < 9:
             assert any("as if it were played out" in note for note in deal.notes)
+            keys = deal.to_json()["note_keys"]
+            assert {"key": "review.stopped_early", "params": {"trick": deal.plays[-1].trick, "tricks": 9}} in keys
             # the last card's values still count every trick to the ninth
             last = deal.plays[-1]
             assert last.best <= 9 - last.trick + 1

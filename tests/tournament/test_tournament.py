@@ -107,3 +107,31 @@ def test_a_match_that_never_ends_is_abandoned_not_fatal(monkeypatch):
     monkeypatch.setattr(play, "MAX_ACTIONS", 30)  # no match can end: the tournament says so
     with pytest.raises(TournamentError, match="did not finish"):
         run(config)
+
+
+def test_json_output_still_shows_progress_on_standard_error():
+    """Standard error not a terminal (a file, a pipe) and --json: plain progress lines there, the JSON alone on
+    standard output (a 10-minute run gave no sign of life)."""
+    runner = CliRunner()
+    result = runner.invoke(app, ["tournament", "neuf", "--players", "basic,random,random", "--deals", "6", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    json.loads(result.stdout)
+    lines = result.stderr.splitlines()
+    assert lines and lines[0].startswith("neuf deals: 1 of at least 18 (") and lines[-1].startswith("neuf deals: ")
+    assert "played, done" in lines[-1]
+
+
+def test_the_progress_bar_never_counts_past_its_end(monkeypatch):
+    """On a terminal the bar's end grows while the last match goes past the asked count: never "31/30 deals"."""
+    import re
+
+    from rich.console import Console
+
+    monkeypatch.setattr(Console, "is_terminal", property(lambda self: True))
+    runner = CliRunner()
+    result = runner.invoke(app, ["tournament", "neuf", "--players", "basic,random,random", "--deals", "4", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    counts = [(int(a), int(b)) for a, b in re.findall(r"(\d+)/(\d+)", result.stderr)]
+    assert counts, result.stderr
+    assert all(done <= total for done, total in counts), counts
+    assert counts[-1][0] == counts[-1][1] and counts[-1][0] >= 12, counts[-1]

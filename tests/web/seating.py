@@ -20,13 +20,15 @@ SEATS = {
 
 
 def open_table(pages: Pages, live_server: Any, game: str, size: str, *, seed: int = 7, locale: str = "en-CA",
-               options: dict[str, Any] | None = None, bot: str = "basic", prefs: dict[str, Any] | None = None) -> Any:
+               options: dict[str, Any] | None = None, bot: str = "basic", prefs: dict[str, Any] | None = None,
+               bot_delay_ms: int = 0) -> Any:
     """A new table where the person sits in the first seat and computer players play the others at once.
     ``prefs``: the page's settings as the person saved them (``{"autoplay": True}``), before it loads; by default
-    autoplay is off (see ``Pages.new``)."""
+    autoplay is off (see ``Pages.new``). ``bot_delay_ms``: the computer players' pause before each move (a test
+    that reads what the page says while they think sets it long; it only holds the table still, never times it)."""
     seats = {seat: {"kind": "me"} if i == 0 else {"kind": "bot", "bot": bot} for i, seat in enumerate(SEATS[game])}
     options = {"players": len(seats), **(options or {})} if game == "rummy" else options or {}
-    body = {"game": game, "seats": seats, "bot_delay_ms": 0, "seed": seed, "options": options, "public": False}
+    body = {"game": game, "seats": seats, "bot_delay_ms": bot_delay_ms, "seed": seed, "options": options, "public": False}
     seated = live_server.api("POST", "/api/tables", body)
     page = pages.new(locale=locale, prefs=prefs, **SIZES[size])
     url = seated.get("url") or f"/{game}?t={seated['table']['id']}#seat={seated['seat']}&token={seated['token']}"

@@ -136,7 +136,7 @@ def test_a_finished_match_is_replayed_deal_by_deal_and_downloaded(pages: Pages, 
     # the replay shows every hand face up, move by move
     assert page.locator(".replay-felt .hand.open .card").count() >= 26
     page.click("[data-step=next]")
-    page.wait_for_selector(".replay-move code")
+    page.wait_for_selector(".replay-move")
     for _ in range(6):
         page.click("[data-step=next]")
     assert page.locator(".replay-step").inner_text().startswith("Step 7")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..games.contract import Reason
 from .cards import review_cards
 from .contract import review_contract
 from .discards import review_discards
@@ -75,24 +76,28 @@ def review_deal(
     exchange = review_exchange(rebuilt, pool, budget)
     contract = review_contract(rebuilt, pool, budget)
     plays = review_cards(rebuilt, pool, budget)
-    notes = []
+    notes: list[str] = []
     if rebuilt.stopped_early:
-        notes.append(
+        notes.append(Reason(
+            "review.stopped_early",
             f"play stopped after trick {rebuilt.plays[-1].trick} of {rebuilt.tricks_in_deal}; "
-            "the values still count every trick to the end of the deal, as if it were played out"
-        )
+            "the values still count every trick to the end of the deal, as if it were played out",
+            trick=rebuilt.plays[-1].trick, tricks=rebuilt.tricks_in_deal,
+        ))
     if rebuilt.unscorable:
         notes.append(rebuilt.unscorable)
     unscored = sum(1 for play in plays if not play.scored)
     if unscored and not rebuilt.unscorable:
-        notes.append(
+        notes.append(Reason(
+            "review.unscored",
             f"{unscored} of {len(plays)} card(s) not scored: the search of the deal stopped at its node budget "
-            f"of {budget.total:,} nodes; those cards are marked unscored rather than guessed"
-        )
+            f"of {budget.total:,} nodes; those cards are marked unscored rather than guessed",
+            n=unscored, cards=len(plays), nodes=budget.total,
+        ))
     trump: str | None = "NT" if rebuilt.trump is None else rebuilt.trump.value
     if game == "elyigit" and rebuilt.contract is None:
         trump = None
-        notes.append("thrown in: nobody bid, no card was played")
+        notes.append(Reason("review.thrown_in", "thrown in: nobody bid, no card was played"))
     return DealReview(
         number=rebuilt.number,
         game=game,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
+from ..games.contract import Reason
 
 __all__ = [
     "MEASURE",
@@ -260,6 +261,8 @@ class DealReview:
             "seats": {seat: total.to_json() for seat, total in self.seats.items()},
             "budget": self.budget,
             "notes": list(self.notes),
+            # each note's key and parameters, for a page that says it in the reader's language (null: English only)
+            "note_keys": [{"key": note.key, "params": note.params} if isinstance(note, Reason) else None for note in self.notes],
         }
         if self.exchange:
             out["exchange"] = [decision.to_json() for decision in self.exchange]

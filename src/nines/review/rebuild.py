@@ -17,7 +17,7 @@ from typing import Any
 
 from ..cards import Card, NotationError, Suit, parse_card
 from ..games import UnknownGame, get_game
-from ..games.contract import RECORD_FORMAT, GameState, RulesError
+from ..games.contract import RECORD_FORMAT, GameState, Reason, RulesError
 from ..games.elyigit.actions import NameTrump
 from ..games.elyigit.options import ElyigitOptions
 from ..games.elyigit.play_rules import STRICT
@@ -163,9 +163,10 @@ def _form(game: str, options: Any) -> str:
 
 def _unscorable(game: str, options: Any) -> str | None:
     if game == "elyigit" and options.play_rules != STRICT:
-        return (
+        return Reason(
+            "review.relaxed_rules",
             "the solver plays the seed's compulsory rule in full (beat the led suit, trump, over-trump, "
-            "under-trump, no exception for a partner); this match relaxes it, so its cards cannot be scored"
+            "under-trump, no exception for a partner); this match relaxes it, so its cards cannot be scored",
         )
     return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import typer
 from rich.console import Console
@@ -67,14 +68,31 @@ def tournament(
         raise typer.BadParameter("at least one deal", param_hint="--deals")
     config = TournamentConfig(GameSetup(spec.id, preset, overrides), lineup, deals, seed, workers)
     err = Console(stderr=True)
+    # every seating of a match plays its deals, and the last matches end past the asked count: the bar counts the
+    # deals at least to be played and grows while a match is still going past it (it read "31/30 deals")
     total = deals * len(seatings(lineup))
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=err, transient=json_out, disable=not err.is_terminal and json_out,
-    ) as bar:
-        task = bar.add_task(f"{spec.id} deals", total=total)
-        raw = run(config, progress=lambda n: bar.advance(task, n))
-        bar.update(task, completed=max(total, bar.tasks[0].completed))
+    if err.is_terminal:
+        with Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=err, transient=json_out,
+        ) as bar:
+            task = bar.add_task(f"{spec.id} deals", total=total)
+
+            def advance(n: int) -> None:
+                bar.advance(task, n)
+                done = int(bar.tasks[0].completed)
+                if done >= total:
+                    bar.update(task, total=done + 1)  # the match under way goes on
+
+            raw = run(config, progress=advance)
+            done = int(bar.tasks[0].completed)
+            bar.update(task, total=done, completed=done)
+    else:
+        # standard error is a file or a pipe (with --json, standard output usually is too): plain lines, so a long
+        # run still shows that it moves (it showed nothing at all)
+        lines = ProgressLines(f"{spec.id} deals", total)
+        raw = run(config, progress=lines.advance)
+        lines.finish()
     summary = summarise(raw)
     if json_out:
         document = summary.to_dict()
@@ -83,6 +101,37 @@ def tournament(
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
         return
     Console().print(render(summary))
+
+
+class ProgressLines:
+    """Progress as plain lines on standard error: the first deal, then every tenth of the way or every 10 s, and
+    the end. The count is of deals played, against the least that will be (matches end past it)."""
+
+    def __init__(self, what: str, total: int, every_s: float = 10.0) -> None:
+        self.what = what
+        self.total = total
+        self.every_s = every_s
+        self.done = 0
+        self.started = time.monotonic()
+        self.said_at = self.started
+        self.said_step = -1
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        step = min(10, self.done * 10 // max(1, self.total))
+        now = time.monotonic()
+        if self.done == n or step > self.said_step or now - self.said_at >= self.every_s:
+            self.said_step = step
+            self.said_at = now
+            self._say(f"{self.done} of at least {self.total}")
+
+    def finish(self) -> None:
+        self._say(f"{self.done} played, done")
+
+    def _say(self, count: str) -> None:
+        elapsed = int(time.monotonic() - self.started)
+        sys.stderr.write(f"{self.what}: {count} ({elapsed // 60}:{elapsed % 60:02d} elapsed)\n")
+        sys.stderr.flush()
 
 
 def _command_line(game: str, players: str, deals: int, seed: int, workers: int, preset: str | None, option: list[str] | None) -> str:

@@ -92,7 +92,10 @@ const STRINGS = {
     "table.connecting": "Connecting…",
     "table.reconnecting": "Connection lost — reconnecting…",
     "table.spectating": "You are watching: no hidden card is shown.",
-    "table.waiting": "Waiting for every seat to be taken. Share the invitation below.",
+    "table.waiting": "Waiting for every seat to be taken.",
+    "table.waitingFor": { one: "Waiting for a player at {names}", other: "Waiting for players at {names}" },
+    "table.waitingForNumbered": "Waiting for {names} to join",
+    "table.waitingWhy": "Nothing is decided until every seat is taken.",
     "table.yourTurn": "Your turn",
     "table.playCard": "Play a highlighted card",
     "table.turnOf": "{name} to play",
@@ -110,7 +113,7 @@ const STRINGS = {
     "table.hintAsking": "Thinking…",
     "table.settings": "Settings",
     "table.tools": "Tools",
-    "table.yourHand": "Your hand, {n} cards",
+    "table.yourHand": { one: "Your hand, {n} card", other: "Your hand, {n} cards" },
     "table.trick": "The trick",
     "table.scoresAndSeats": "Scores and seats",
     "announce.count": "{name} {n}",
@@ -127,6 +130,22 @@ const STRINGS = {
     "move.extend": "adds the {card} to a set",
     "move.swap": "swaps the {card} for a wild",
     "move.discard": "discards the {card}",
+    // a move as done, in a sentence that says who: "East played 3♠", "a stand-in moved for you (played 3♠)" (js/moves.js)
+    "done.by": "{name} {what}",
+    "done.byYou": "You {what}",
+    "done.play": "played {card}",
+    "done.exchange": "exchanged",
+    "done.keep": "kept the hand",
+    "done.bid": "bid {n}",
+    "done.pass": "passed",
+    "done.trump": "named trumps: {suit}",
+    "done.drawStock": "drew from the stock",
+    "done.drawDiscard": "took the top of the discard pile",
+    "done.lay": "laid {cards}",
+    "done.extend": "added {card} to a set",
+    "done.swap": "swapped {card} for a wild",
+    "done.discard": "discarded {card}",
+    "done.other": "moved",
     "neuf.deciding": "{name} is deciding whether to exchange",
     "ely.bidding": "{name} is bidding",
     "ely.naming": "{name} is naming trumps",
@@ -146,6 +165,7 @@ const STRINGS = {
     "table.newTable": "New table",
     "table.command": "Type a move",
     "table.commandHelp": "Type a move as text (for example {example}) and press Enter.",
+    "table.commandShort": "A move, e.g. {example}, then Enter",
     "table.send": "Play",
     "table.wonBy": "won by {name}",
     "table.tricks": "Tricks",
@@ -164,7 +184,7 @@ const STRINGS = {
     "table.notYourTurn": "It is not your turn.",
     "table.autoplayed": "Only one move was possible: played for you.",
     "join.title": "Take a seat",
-    "join.text": "You were invited to seat {seat} at this {game} table.",
+    "join.text": "You are invited to play as {seat} at this {game} table.",
     "join.take": "Take the seat",
     "join.watch": "Just watch",
     "share.title": "Invite and watch",
@@ -197,6 +217,7 @@ const STRINGS = {
     "summary.took": "took {what}",
     "summary.theSpare": "the spare hand",
     "summary.handOf": "{name}'s old hand",
+    "summary.handOfYou": "your old hand",
     "summary.continue": "Continue",
     "replay.title": "Replay",
     "replay.deal": "Deal",
@@ -242,11 +263,12 @@ const STRINGS = {
     "card.of": "{rank} of {suit}",
     "card.joker": "joker",
     "card.back": "face-down card",
-    "cards.count": "{n} cards",
+    "cards.count": { one: "{n} card", other: "{n} cards" },
     // Le Neuf
     "neuf.spare": "Spare hand",
     "neuf.centreSpare": "The spare hand lies in the centre",
     "neuf.centreFrom": "{name}'s old hand lies in the centre",
+    "neuf.centreFromYou": "Your old hand lies in the centre",
     "neuf.setAside": "Set aside until the deal is over",
     "neuf.exchange": "Exchange",
     "neuf.keep": "Keep",
@@ -279,7 +301,7 @@ const STRINGS = {
     "ely.down": "defeated",
     "ely.thrownIn": "thrown in (nobody bid)",
     "ely.playFor": "Play for the dummy ({name})",
-    "ely.target": "Match to {n} points",
+    "ely.target": { one: "Match to {n} point", other: "Match to {n} points" },
     "ely.keyBid": "bid that many tricks",
     "ely.keyPass": "pass",
     "ely.keyTrump": "name trumps (S H D C, N for no trumps)",
@@ -293,6 +315,8 @@ const STRINGS = {
     "rummy.indicator": "Indicator",
     "rummy.wild": "{rank}s are wild",
     "rummy.sets": "On the table",
+    "rummy.moreSets": "More sets below",
+    "rummy.moreSetsAbove": "More sets above",
     "rummy.noSets": "No set has been laid yet.",
     "rummy.run": "{suit} run",
     "rummy.monkey": "monkey of {rank}s",
@@ -310,6 +334,7 @@ const STRINGS = {
     "rummy.notOpened": "not opened",
     "rummy.drawn": "drawn",
     "rummy.wentOut": "{name} went out",
+    "rummy.wentOutYou": "You went out",
     "rummy.stockOut": "The stock ran out",
     "rummy.left": "Cards left in hand",
     "rummy.points": "Points",
@@ -325,15 +350,16 @@ const STRINGS = {
     "rummy.extendTo": "Add to {set}",
     "rummy.swapIn": "Swap into {set}",
     // tables with a life (clock, stand-ins, seats, play again, lobby): js/life.js, js/seating.js, js/lobby.js
-    "clock.left": "{name}: {n} seconds left",
+    "clock.left": { one: "{name}: {n} second left", other: "{name}: {n} seconds left" },
+    "clock.leftYou": { one: "You: {n} second left", other: "You: {n} seconds left" },
     "setup.clock": "Time per decision",
     "setup.clockOff": "no clock",
     "setup.clockS": "{n} s",
     "setup.clockHelp": "When a person's time runs out, a computer player makes that one decision for them.",
     "standIn.mark": "stand-in",
     "standIn.title": "Away: a computer player decides for this person until they come back",
-    "standIn.moved": "{name}'s move ({action}) was made by a stand-in.",
-    "standIn.movedYou": "A stand-in made your move ({action}): your time ran out or you were away.",
+    "standIn.moved": "A stand-in moved for {name} ({action}).",
+    "standIn.movedYou": "A stand-in moved for you ({action}): your time ran out or you were away.",
     "device.label": "Move my seat to another device",
     "device.make": "Make a one-time link",
     "device.title": "Move to another device",
@@ -352,6 +378,7 @@ const STRINGS = {
     "lobby.toWatch": "Tables to watch",
     "lobby.noWatch": "No table to watch right now.",
     "lobby.ago": "last move {ago}",
+    "lobby.opened": "opened {ago}, no move yet",
     "lobby.agoS": "{n} s ago",
     "lobby.agoM": "{n} min ago",
     "lobby.agoH": "{n} h ago",
@@ -446,7 +473,10 @@ const STRINGS = {
     "table.connecting": "Connexion…",
     "table.reconnecting": "Connexion perdue — reconnexion…",
     "table.spectating": "Vous regardez : aucune carte cachée n'est montrée.",
-    "table.waiting": "En attente que toutes les places soient prises. Partagez l'invitation ci-dessous.",
+    "table.waiting": "En attente que toutes les places soient prises.",
+    "table.waitingFor": { one: "En attente d'un joueur à la place {names}", other: "En attente de joueurs aux places {names}" },
+    "table.waitingForNumbered": "En attente de l'arrivée de {names}",
+    "table.waitingWhy": "Rien ne se décide avant que toutes les places soient prises.",
     "table.yourTurn": "À vous",
     "table.playCard": "Jouez une carte en surbrillance",
     "table.turnOf": "À {name} de jouer",
@@ -464,7 +494,7 @@ const STRINGS = {
     "table.hintAsking": "Réflexion…",
     "table.settings": "Réglages",
     "table.tools": "Outils",
-    "table.yourHand": "Votre main, {n} cartes",
+    "table.yourHand": { one: "Votre main, {n} carte", other: "Votre main, {n} cartes" },
     "table.trick": "La levée",
     "table.scoresAndSeats": "Pointage et places",
     "announce.count": "{name} {n}",
@@ -481,6 +511,21 @@ const STRINGS = {
     "move.extend": "ajoute le {card} à une combinaison",
     "move.swap": "échange le {card} contre un joker",
     "move.discard": "défausse le {card}",
+    "done.by": "{name} a {what}",
+    "done.byYou": "Vous avez {what}",
+    "done.play": "joué {card}",
+    "done.exchange": "échangé",
+    "done.keep": "gardé sa main",
+    "done.bid": "annoncé {n}",
+    "done.pass": "passé",
+    "done.trump": "nommé l'atout : {suit}",
+    "done.drawStock": "pioché au talon",
+    "done.drawDiscard": "pris la carte de la défausse",
+    "done.lay": "posé {cards}",
+    "done.extend": "ajouté {card} à une combinaison",
+    "done.swap": "échangé {card} contre un joker",
+    "done.discard": "défaussé {card}",
+    "done.other": "joué",
     "neuf.deciding": "{name} décide s'il échange",
     "ely.bidding": "{name} enchérit",
     "ely.naming": "{name} nomme l'atout",
@@ -500,6 +545,7 @@ const STRINGS = {
     "table.newTable": "Nouvelle table",
     "table.command": "Tapez un coup",
     "table.commandHelp": "Tapez un coup en notation anglaise (par exemple {example}) puis Entrée.",
+    "table.commandShort": "Ex. {example} (notation anglaise)",
     "table.send": "Jouer",
     "table.wonBy": "prise par {name}",
     "table.tricks": "Levées",
@@ -518,7 +564,7 @@ const STRINGS = {
     "table.notYourTurn": "Ce n'est pas votre tour.",
     "table.autoplayed": "Un seul coup était possible : il a été joué pour vous.",
     "join.title": "Prendre une place",
-    "join.text": "Vous êtes invité à la place {seat} de cette table de {game}.",
+    "join.text": "Vous êtes invité à prendre la place {seat} à cette table de {game}.",
     "join.take": "Prendre la place",
     "join.watch": "Seulement regarder",
     "share.title": "Inviter et regarder",
@@ -544,13 +590,14 @@ const STRINGS = {
     "summary.hands": "Les mains telles que jouées",
     "summary.tricks": "Les levées dans l'ordre",
     "summary.change": "Variation du pointage",
-    "summary.leader": "entame de {name}",
+    "summary.leader": "entame : {name}",
     "summary.setAside": "Main de réserve mise de côté",
     "summary.exchanged": "a échangé",
     "summary.kept": "a gardé",
     "summary.took": "a pris {what}",
     "summary.theSpare": "la main de réserve",
     "summary.handOf": "l'ancienne main de {name}",
+    "summary.handOfYou": "votre ancienne main",
     "summary.continue": "Continuer",
     "replay.title": "Revoir",
     "replay.deal": "Donne",
@@ -596,10 +643,11 @@ const STRINGS = {
     "card.of": "{rank} de {suit}",
     "card.joker": "joker",
     "card.back": "carte face cachée",
-    "cards.count": "{n} cartes",
+    "cards.count": { one: "{n} carte", other: "{n} cartes" },
     "neuf.spare": "Main de réserve",
     "neuf.centreSpare": "La main de réserve est au centre",
     "neuf.centreFrom": "L'ancienne main de {name} est au centre",
+    "neuf.centreFromYou": "Votre ancienne main est au centre",
     "neuf.setAside": "Mise de côté jusqu'à la fin de la donne",
     "neuf.exchange": "Échanger",
     "neuf.keep": "Garder",
@@ -615,7 +663,7 @@ const STRINGS = {
     "neuf.keyKeep": "garder sa main",
     "neuf.falling": "Le total baisse d'un point à chaque donne.",
     "ely.auction": "Enchères",
-    "ely.bid": "{n} levées",
+    "ely.bid": { one: "{n} levée", other: "{n} levées" },
     "ely.pass": "Passe",
     "ely.contract": "Contrat",
     "ely.contractOf": "{bid} par {name}",
@@ -631,7 +679,7 @@ const STRINGS = {
     "ely.down": "chuté",
     "ely.thrownIn": "annulée (personne n'a enchéri)",
     "ely.playFor": "Jouez pour le mort ({name})",
-    "ely.target": "Partie en {n} points",
+    "ely.target": { one: "Partie en {n} point", other: "Partie en {n} points" },
     "ely.keyBid": "annoncer ce nombre de levées",
     "ely.keyPass": "passer",
     "ely.keyTrump": "nommer l'atout (S H D C, N pour sans atout)",
@@ -644,10 +692,12 @@ const STRINGS = {
     "rummy.indicator": "Témoin",
     "rummy.wild": "les {rank} sont jokers",
     "rummy.sets": "Sur la table",
+    "rummy.moreSets": "Autres combinaisons plus bas",
+    "rummy.moreSetsAbove": "Autres combinaisons plus haut",
     "rummy.noSets": "Aucune combinaison n'a encore été posée.",
     "rummy.run": "suite à {suit}",
     "rummy.monkey": "singe de {rank}",
-    "rummy.by": "de {name}",
+    "rummy.by": "posée par {name}",
     "rummy.standsFor": "remplace {card}",
     "rummy.drawQ": "Piochez une carte : au talon ou sur la défausse.",
     "rummy.playQ": "Posez, complétez ou échangez si vous voulez, puis défaussez une carte.",
@@ -661,6 +711,7 @@ const STRINGS = {
     "rummy.notOpened": "n'a pas ouvert",
     "rummy.drawn": "piochée",
     "rummy.wentOut": "{name} est sorti",
+    "rummy.wentOutYou": "Vous êtes sorti",
     "rummy.stockOut": "Le talon est épuisé",
     "rummy.left": "Cartes restées en main",
     "rummy.points": "Points",
@@ -676,15 +727,16 @@ const STRINGS = {
     "rummy.extendTo": "Ajouter à {set}",
     "rummy.swapIn": "Échanger dans {set}",
     // tables with a life (clock, stand-ins, seats, play again, lobby): js/life.js, js/seating.js, js/lobby.js
-    "clock.left": "{name} : {n} secondes",
+    "clock.left": { one: "{name} : {n} seconde", other: "{name} : {n} secondes" },
+    "clock.leftYou": { one: "Vous : {n} seconde", other: "Vous : {n} secondes" },
     "setup.clock": "Temps par décision",
     "setup.clockOff": "sans horloge",
     "setup.clockS": "{n} s",
     "setup.clockHelp": "Quand le temps d'une personne est écoulé, un joueur de l'ordinateur prend cette décision à sa place.",
     "standIn.mark": "remplaçant",
     "standIn.title": "Absent : un joueur de l'ordinateur décide pour cette personne jusqu'à son retour",
-    "standIn.moved": "Le coup de {name} ({action}) a été joué par un remplaçant.",
-    "standIn.movedYou": "Un remplaçant a joué votre coup ({action}) : votre temps était écoulé ou vous étiez absent.",
+    "standIn.moved": "Un remplaçant a joué pour {name} ({action}).",
+    "standIn.movedYou": "Un remplaçant a joué pour vous ({action}) : votre temps était écoulé ou vous étiez absent.",
     "device.label": "Déplacer ma place vers un autre appareil",
     "device.make": "Créer un lien à usage unique",
     "device.title": "Passer à un autre appareil",
@@ -703,6 +755,7 @@ const STRINGS = {
     "lobby.toWatch": "Tables à regarder",
     "lobby.noWatch": "Aucune table à regarder pour l'instant.",
     "lobby.ago": "dernier coup {ago}",
+    "lobby.opened": "ouverte {ago}, aucun coup encore",
     "lobby.agoS": "il y a {n} s",
     "lobby.agoM": "il y a {n} min",
     "lobby.agoH": "il y a {n} h",
@@ -737,13 +790,34 @@ export function setLang(next) {
   for (const fn of listeners) fn(next);
 }
 
-export function t(key, params = {}) {
-  const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+// A text with one form per plural category ({ one: "{n} card", other: "{n} cards" }) takes the form the
+// language's own rule gives for its number (French says "0 levée", English "0 tricks"): never an "s" glued on.
+const pluralRules = new Map();
+
+export function plural(forms, n, language = lang) {
+  if (typeof forms === "string") return forms;
+  if (!pluralRules.has(language)) pluralRules.set(language, new Intl.PluralRules(language));
+  return forms[pluralRules.get(language).select(Number(n))] ?? forms.other;
+}
+
+// Fill {name} places with the parameters.
+export function format(text, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (params[name] ?? `{${name}}`));
+}
+
+export function t(key, params = {}) {
+  const language = key in STRINGS[lang] ? lang : "en";
+  const text = STRINGS[language][key] ?? key;
+  return format(plural(text, params.n ?? 0, language), params);
 }
 
 export function has(key) {
   return key in STRINGS[lang] || key in STRINGS.en;
+}
+
+// "West and East", "Ouest et Est": a list said the language's way.
+export function listText(items) {
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
 }
 
 // A text in both languages picked by the current one: pick({en: "...", fr: "..."}).

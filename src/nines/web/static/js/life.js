@@ -4,6 +4,7 @@
 
 import { copyText, h, openDialog, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
+import { doneText } from "./moves.js";
 
 // -- the clock ----------------------------------------------------------------------------------------
 
@@ -26,7 +27,8 @@ export class TurnClock {
     this.deadline = performance.now() + clock.left_ms;
     this.el.hidden = false;
     this.el.dataset.clockSeat = clock.seat;
-    this.who = clock.seat === message.you ? t("seat.you") : seatLabel(clock.seat);
+    this.mine = clock.seat === message.you;
+    this.who = this.mine ? t("seat.you") : seatLabel(clock.seat);
     this.tick();
     this.timer = setInterval(() => this.tick(), 250);
     return this.el;
@@ -36,7 +38,7 @@ export class TurnClock {
     if (this.deadline === null) return;
     const left = Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
     this.el.textContent = `${this.who} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    this.el.setAttribute("aria-label", t("clock.left", { name: this.who, n: left }));
+    this.el.setAttribute("aria-label", this.mine ? t("clock.leftYou", { n: left }) : t("clock.left", { name: this.who, n: left }));
     this.el.classList.toggle("low", left <= 5);
     if (left === 0) clearInterval(this.timer);
   }
@@ -73,8 +75,8 @@ export function standInNotice(message, seatLabel) {
   else if (last && standInShown && last.by === standInShown.by) standInShown = null;
   if (!standInShown || message.table.status === "over") return null;
   return h("div", { class: "notice stand-in", "data-stand-in": standInShown.by },
-    standInShown.by === message.you ? t("standIn.movedYou", { action: standInShown.action })
-      : t("standIn.moved", { name: seatLabel(standInShown.by), action: standInShown.action }));
+    standInShown.by === message.you ? t("standIn.movedYou", { action: doneText(standInShown.action) })
+      : t("standIn.moved", { name: seatLabel(standInShown.by), action: doneText(standInShown.action) }));
 }
 
 // -- another device ----------------------------------------------------------------------------------

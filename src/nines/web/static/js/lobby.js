@@ -35,7 +35,8 @@ export function lobbyList() {
         h("strong", {}, t(`game.${table.game}.name`)),
         h("span", { class: `status ${table.status}` }, t(`lobby.${table.status}`)),
         table.clock_s ? h("span", { class: "muted clock-s" }, `⏱ ${t("setup.clockS", { n: table.clock_s })}`) : null,
-        h("span", { class: "muted moved-ago" }, t("lobby.ago", { ago: ago(table.moved_ago_s) }))),
+        // a table nobody has moved at yet (move 0) was opened that long ago: it has no "last move"
+        h("span", { class: "muted moved-ago" }, t(table.seq ? "lobby.ago" : "lobby.opened", { ago: ago(table.moved_ago_s) }))),
       h("div", { class: "table-item-seats" },
         table.seats.map((s) => h("span", { class: `seat-pill ${s.kind}` },
           `${seatName(s.seat)}: `, s.kind === "open" ? t("seat.open") : s.kind === "bot" ? t("seat.bot", { name: playerLabel(s.bot) }) : (s.name || t("seat.guest"))))),

@@ -181,7 +181,16 @@ export function setupForm(games, { fixed = null, onStarted = null } = {}) {
     }
   }
 
+  // a redraw (another game chosen with the arrow keys) keeps the focus where it was: it fell to the page's body
   function draw() {
+    const active = document.activeElement;
+    const focusId = active && form.contains(active) ? active.id : null;
+    drawForm();
+    const again = focusId ? form.querySelector(`#${CSS.escape(focusId)}`) : null;
+    if (again) again.focus();
+  }
+
+  function drawForm() {
     clear(form);
     if (!fixed && games.length > 1) {
       const tabs = h("div", { class: "game-tabs", role: "radiogroup", "aria-label": t("setup.game") });

@@ -84,7 +84,7 @@ function draw() {
   box.append(
     h("div", { class: "table-scroll" },
       h("table", { class: "sheet stats-table" },
-        h("thead", {}, h("tr", {}, h("th", {}), games.map(([id]) => h("th", { scope: "col" }, t(`game.${id}.name`))))),
+        h("thead", {}, h("tr", {}, h("td", {}), games.map(([id]) => h("th", { scope: "col" }, t(`game.${id}.name`))))),
         h("tbody", {}, rows.map(([key, fn]) => h("tr", {}, h("th", { scope: "row" }, typeof key === "string" ? t(key) : pick(key)), games.map(([, g]) => h("td", {}, fn(g)))))))),
     h("p", { class: "muted small" }, t("stats.notes")),
     reviewOverTime(games),

@@ -6,7 +6,7 @@
 import { api, named } from "./api.js";
 import { StateFollower } from "./delta.js";
 import { $, clear, copyText, h, openDialog, toast, fill } from "./dom.js";
-import { LANGS, cardName, lang, onLangChange, seatName, setLang, t } from "./i18n.js";
+import { LANGS, cardName, lang, listText, onLangChange, seatName, setLang, t } from "./i18n.js";
 import { prefs, savePrefs } from "./prefs.js";
 import { claimFromAddress, offerSeat } from "./seating.js";
 import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
@@ -15,6 +15,7 @@ import { playerLabel } from "./labels.js";
 import { afterMatch } from "./standing.js";
 import { errorText, hintText, refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
+import { someoneDid } from "./moves.js";
 
 // -- the socket ------------------------------------------------------------------------------------
 
@@ -256,9 +257,15 @@ export class TableShell {
 
   // -- what the page shows -------------------------------------------------------------------------
 
+  // The moves this page may offer: none while the table waits for people.
+  legal() {
+    return this.message && this.message.table.status !== "waiting" ? this.message.view.legal : [];
+  }
+
   context(extra = {}) {
     const message = this.message;
-    const view = message.view;
+    // a table waiting for people decides nothing yet: no move is offered (the rules may already hold some)
+    const view = message.table.status === "waiting" ? { ...message.view, legal: [] } : message.view;
     const seats = message.table.seats;
     const ctx = {
       view,
@@ -277,7 +284,8 @@ export class TableShell {
         if (info.kind === "human") return info.name || seatName(seat);
         return seatName(seat);
       },
-      controls: (seat) => message.you !== null && (seat === message.you || (view.acting_seat === message.you && view.to_act === seat)),
+      controls: (seat) => message.you !== null && message.table.status !== "waiting"
+        && (seat === message.you || (view.acting_seat === message.you && view.to_act === seat)),
       act: (action) => this.act(action),
       redraw: () => this.draw(),
       refuse: (text) => toast(text, "error"),
@@ -303,6 +311,13 @@ export class TableShell {
     this.drawNotice();
     this.fit();
     this.lostFocus = restoreFocus(this.shell, focus) ? null : focus;
+    // the person's turn with the focus nowhere (just arrived): the hand takes it, so the keys play at once
+    const { view, you, table } = this.message;
+    if (you && table.status === "playing" && (view.acting_seat ?? view.to_act) === you && document.activeElement === document.body
+      && !document.querySelector("dialog[open]")) {
+      const card = this.shell.querySelector(".hand.controlled button.card.legal") || this.shell.querySelector(".hand[data-seat] button.card");
+      if (card) card.focus({ preventScroll: true });
+    }
   }
 
   drawActions() {
@@ -318,16 +333,17 @@ export class TableShell {
           // the computer player's reason in the page's language (or, lacking one, the move in its words)
           h("code", {}, hint.action), " — ", hintText(hint) || moveText(hint.action)]));
     }
-    if (this.message.you && this.message.view.legal.length) this.actionsBox.append(this.commandBox());
+    if (this.message.you && this.legal().length) this.actionsBox.append(this.commandBox());
   }
 
   commandBox() {
     const listId = `legal-${this.tableId}`;
     const input = h("input", {
       id: "command", class: "command", type: "text", list: listId, autocomplete: "off", spellcheck: "false",
-      "aria-label": t("table.command"), placeholder: t("table.commandHelp", { example: this.renderer.commandExample }),
+      "aria-label": t("table.command"), placeholder: t("table.commandShort", { example: this.renderer.commandExample }),
+      title: t("table.commandHelp", { example: this.renderer.commandExample }),
     });
-    const list = h("datalist", { id: listId }, this.message.view.legal.slice(0, 200).map((a) => h("option", { value: a })));
+    const list = h("datalist", { id: listId }, this.legal().slice(0, 200).map((a) => h("option", { value: a })));
     const form = h("form", {
       class: "command-form",
       onsubmit: (event) => {
@@ -358,7 +374,7 @@ export class TableShell {
     const dealLabel = this.renderer.dealLabel(view);
     let text;
     if (table.status === "over") text = winnersText(table, this.context());
-    else if (table.status === "waiting") text = t("table.waiting");
+    else if (table.status === "waiting") text = waitingText(table);
     else {
       const acting = view.acting_seat ?? view.to_act;
       if (you && acting === you) {
@@ -396,7 +412,7 @@ export class TableShell {
       }
       if (message.table.status !== "over") this.toolbar.append(button(t("table.share"), null, () => this.showShare(), { "data-tool": "share" }));
     }
-    if (message && message.you && message.view.legal.length) {
+    if (message && message.you && this.legal().length) {
       this.toolbar.append(button(t("table.command"), "/", () => this.focusCommand(), { "data-tool": "type" }));
     }
     this.toolbar.append(
@@ -417,7 +433,7 @@ export class TableShell {
           ...(table.preset === "challenge" ? [] : againActions(this)),
           h("a", { class: "button quiet", href: `/${this.game}` }, t("table.newTable")))));
     } else if (table.status === "waiting") {
-      this.noticeBox.append(h("div", { class: "notice waiting" }, t("table.waiting"), " ",
+      this.noticeBox.append(h("div", { class: "notice waiting" }, `${waitingText(table)}. ${t("table.waitingWhy")}`, " ",
         h("button", { type: "button", class: "button small", onclick: () => this.showShare() }, t("table.share"))));
     }
     const standIn = standInNotice(this.message, (seat) => this.context().seatLabel(seat));
@@ -466,7 +482,8 @@ export class TableShell {
   showSummary(deal) {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
-    const body = h("div", {}, this.renderer.summary(chosen, this.context()), reviewPanel(this.tableId, chosen.number));
+    const ctx = this.context();
+    const body = h("div", {}, this.renderer.summary(chosen, ctx), reviewPanel(this.tableId, chosen.number, null, { who: Object.assign((seat) => ctx.seatLabel(seat), { you: ctx.you }) }));
     const dialog = openDialog(t("table.summary"), body, {
       closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
     });
@@ -605,11 +622,15 @@ export class TableShell {
         h("span", { class: "replay-step" }, t("replay.step", { n: step, total: data.frames.length - 1 })),
         h("button", { type: "button", class: "button small", "data-step": "next", onclick: () => go(step + 1) }, t("replay.next"), " ▶"),
         h("button", { type: "button", class: "button small", onclick: () => go(data.frames.length - 1) }, t("replay.last")));
+      // the person's own seat is "you" here as at the table; the card values before the felt (on a phone they sat
+      // below the fold after every step)
+      const shellCtx = this.message ? this.context() : null;
+      const who = shellCtx ? Object.assign((seat) => shellCtx.seatLabel(seat), { you: shellCtx.you }) : seatName;
       fill(body, controls,
-        frame.action ? h("p", { class: "replay-move" }, `${seatName(frame.seat)}: `, h("code", {}, frame.action)) : null,
+        frame.action ? h("p", { class: "replay-move", "data-move": frame.action }, someoneDid(who(frame.seat), frame.action, { you: !!this.message && frame.seat === this.message.you })) : null,
+        stepValues(review, data.record, step, who),
         h("div", { class: `replay-felt game-${this.game}` }, drawn.felt),
-        stepValues(review, data.record, step),
-        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false })),
+        h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false, who })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
     try { await load(1); } catch (error) { body.textContent = errorText(error); }
@@ -638,6 +659,14 @@ export class TableShell {
     };
     if (shortcuts[key]) { event.preventDefault(); shortcuts[key](); }
   }
+}
+
+// Whom a table waits for: the seats still open (a friend invited, or a player asked to play again).
+function waitingText(table) {
+  const open = table.seats.filter((s) => s.kind === "open").map((s) => s.seat);
+  if (!open.length) return t("table.waiting");
+  const numbered = open.every((seat) => /^\d+$/.test(seat));
+  return t(numbered ? "table.waitingForNumbered" : "table.waitingFor", { names: listText(open.map(seatName)), n: open.length });
 }
 
 function winnersText(table, ctx) {

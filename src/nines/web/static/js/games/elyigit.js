@@ -130,7 +130,7 @@ function side(ctx) {
     box.append(h("p", {}, t("ely.standing", { bid: view.high_bid, name: ctx.seatLabel(view.high_bidder) })));
   }
   box.append(h("table", { class: "side-scores" },
-    h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, t("table.tricks")), h("th", { scope: "col" }, t("table.score")))),
+    h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t("table.tricks")), h("th", { scope: "col" }, t("table.score")))),
     h("tbody", {}, view.sides.map((side) => h("tr", { class: ctx.you && sideOf(ctx.you) === side ? "mine" : "" },
       h("th", { scope: "row" }, seatName(side)),
       h("td", {}, view.targets ? `${view.side_tricks[side]} / ${view.targets[side]}` : String(view.side_tricks[side] ?? 0)),
@@ -169,7 +169,7 @@ function summary(deal, ctx) {
     // the outcome first: on a phone the hands and the tricks fill screens before it
     h("h3", {}, t("summary.change")),
     h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}), view.sides.map((side) => h("th", { scope: "col" }, seatName(side))))),
+      h("thead", {}, h("tr", {}, h("td", {}), view.sides.map((side) => h("th", { scope: "col" }, seatName(side))))),
       h("tbody", {},
         result.tricks ? h("tr", {}, h("th", { scope: "row" }, t("table.tricks")), view.sides.map((side) => h("td", {}, String(result.tricks[side])))) : null,
         h("tr", {}, h("th", { scope: "row" }, t("summary.change")), view.sides.map((side) => {

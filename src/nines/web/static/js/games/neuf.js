@@ -32,7 +32,7 @@ function centrePile(ctx) {
   const exchanging = view.phase === "exchange";
   const mine = exchanging && ctx.view.legal.includes("exchange");
   const caption = exchanging
-    ? (view.centre_from === "spare" || !view.centre_from ? t("neuf.centreSpare") : t("neuf.centreFrom", { name: ctx.seatLabel(view.centre_from) }))
+    ? (view.centre_from === "spare" || !view.centre_from ? t("neuf.centreSpare") : (view.centre_from === ctx.you ? t("neuf.centreFromYou") : t("neuf.centreFrom", { name: ctx.seatLabel(view.centre_from) })))
     : t("neuf.setAside");
   const pile = h(mine ? "button" : "div", {
     class: `spare-pile${exchanging ? " centre" : " aside"}${mine ? " legal" : ""}`,
@@ -99,7 +99,7 @@ function side(ctx) {
       h("td", { class: "score" }, String(view.scores[side])));
   });
   box.append(h("table", { class: "mini-scores" },
-    h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, t("table.tricks")), h("th", { scope: "col" }, t("table.score")))),
+    h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t("table.tricks")), h("th", { scope: "col" }, t("table.score")))),
     h("tbody", {}, rows)));
   if (view.remembered) {
     const r = view.remembered;
@@ -162,13 +162,13 @@ function summary(deal, ctx) {
       t("neuf.decided", {
         name: ctx.seatLabel(a.seat),
         what: a.action === "exchange"
-          ? t("summary.took", { what: took[a.seat] === "spare" ? t("summary.theSpare") : t("summary.handOf", { name: ctx.seatLabel(took[a.seat]) }) })
+          ? t("summary.took", { what: took[a.seat] === "spare" ? t("summary.theSpare") : (took[a.seat] === ctx.you ? t("summary.handOfYou") : t("summary.handOf", { name: ctx.seatLabel(took[a.seat]) })) })
           : t("summary.kept"),
       })))) : null,
     // the outcome first: on a phone the hands and the tricks fill three screens before it
     h("h3", {}, t("summary.change")),
     h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}), view.sides.map((side) => h("th", { scope: "col" }, view.sides.length === seats.length ? ctx.seatLabel(side) : seatName(side))))),
+      h("thead", {}, h("tr", {}, h("td", {}), view.sides.map((side) => h("th", { scope: "col" }, view.sides.length === seats.length ? ctx.seatLabel(side) : seatName(side))))),
       h("tbody", {},
         h("tr", {}, h("th", { scope: "row" }, t("table.tricks")), view.sides.map((side) => h("td", {}, String((result.side_tricks || {})[side] ?? "")))),
         h("tr", {}, h("th", { scope: "row" }, t("summary.change")), view.sides.map((side) => {

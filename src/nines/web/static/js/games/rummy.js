@@ -165,7 +165,7 @@ function render(ctx) {
     const body = [
       h("span", { class: "set-name" }, setName(set.id), " · ", t("rummy.by", { name: ctx.seatLabel(set.owner) })),
       h("span", { class: "set-cards" }, set.cards.map((placed) => cardEl(placed.card, {
-        small: true,
+        small: true, className: placed.wild ? "tagged" : "",
         tag: placed.wild ? `=${prettyCard(placed.stands_for)}` : null,
         label: placed.wild ? `${placed.card} ${t("rummy.standsFor", { card: placed.stands_for })}` : null,
       }))),
@@ -179,10 +179,20 @@ function render(ctx) {
       sets.append(h("div", { class: "table-set", "data-set": set.id }, body));
     }
   }
-  const setsBox = h("div", { class: "table-sets", onscroll: () => { setsScroll = setsBox.scrollTop; } },
-    h("h3", {}, t("rummy.sets")), view.table.length ? sets : h("p", { class: "muted-light" }, t("rummy.noSets")));
-  felt.append(setsBox);
-  requestAnimationFrame(() => keepSetsScrolled(setsBox));
+  // more sets than the box shows: a cue over its foot (or its head) says so, and scrolls (taps missed sets
+  // hidden below the fold)
+  const cue = (up) => h("button", {
+    type: "button", class: `sets-more${up ? " up" : ""}`, hidden: true, tabindex: "-1", "aria-hidden": "true",
+    onclick: () => { setsBox.scrollBy({ top: (up ? -0.8 : 0.8) * setsBox.clientHeight, behavior: "smooth" }); },
+  }, up ? [t("rummy.moreSetsAbove"), " ▲"] : [t("rummy.moreSets"), " ▼"]);
+  const more = cue(false);
+  const above = cue(true);
+  const setsBox = h("div", {
+    class: "table-sets", onscroll: () => { setsScroll = setsBox.scrollTop; showMore(setsBox, more, above); },
+  }, h("h2", { class: "sets-title" }, t("rummy.sets"), view.table.length ? h("span", { class: "sets-count" }, ` (${view.table.length})`) : null),
+  view.table.length ? sets : h("p", { class: "muted-light" }, t("rummy.noSets")));
+  felt.append(h("div", { class: "sets-frame" }, setsBox, above, more));
+  requestAnimationFrame(() => { showMore(setsBox, more, above); keepSetsScrolled(setsBox); showMore(setsBox, more, above); });
 
   // my hand (or, watching, the first seat's backs)
   if (me) {
@@ -232,7 +242,23 @@ function render(ctx) {
 let setsScroll = 0;
 
 function keepSetsScrolled(box) {
-  if (box.isConnected) box.scrollTop = setsScroll;
+  if (!box.isConnected) return;
+  box.scrollTop = setsScroll;
+  // a set the selected card may go to is brought into the box's view (the first of them), never the page scrolled
+  const target = box.querySelector(".table-set.target");
+  if (!target) return;
+  const inner = box.getBoundingClientRect();
+  const r = target.getBoundingClientRect();
+  const foot = box.parentElement.querySelector(".sets-more:not(.up)").getBoundingClientRect().height || 28;
+  // not wholly in view: its top to the box's top (the sets above it then leave the view whole, none cut in half)
+  if (r.top < inner.top || r.bottom > inner.bottom - foot) box.scrollTop += r.top - inner.top - foot;
+  setsScroll = box.scrollTop;
+}
+
+function showMore(box, below, above) {
+  if (!box.isConnected) return;
+  below.hidden = box.scrollHeight - box.clientHeight - box.scrollTop <= 2;
+  above.hidden = box.scrollTop <= 2;
 }
 
 function actions(ctx, picked) {
@@ -271,7 +297,7 @@ function side(ctx) {
         : `${t("table.hand", { n: view.deal_number })} / ${view.hands_in_session}`),
       sessionEnd(ctx)),
     h("table", { class: "side-scores" },
-      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, "🂠"), h("th", { scope: "col" }, t("rummy.totals")))),
+      h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, "🂠"), h("th", { scope: "col" }, t("rummy.totals")))),
       h("tbody", {}, view.seats.map((seat) => h("tr", { class: seat === ctx.you ? "mine" : "" },
         h("th", { scope: "row" }, ctx.seatLabel(seat), view.opened.includes(seat) ? " ✓" : ""),
         h("td", {}, String(view.hand_sizes[seat])),
@@ -306,7 +332,7 @@ function summary(deal, ctx) {
   const wentOut = deal.went_out ?? (deal.result || {}).went_out;
   return h("div", { class: "summary" },
     h("p", { class: "summary-head" }, t("table.hand", { n: deal.number }), " · ", t("rummy.indicator"), " ", prettyCard(deal.indicator), " · ",
-      wentOut ? t("rummy.wentOut", { name: ctx.seatLabel(wentOut) }) : t("rummy.stockOut")),
+      wentOut ? (wentOut === ctx.you ? t("rummy.wentOutYou") : t("rummy.wentOut", { name: ctx.seatLabel(wentOut) })) : t("rummy.stockOut")),
     // the outcome first: on a phone the hands left fill screens before it
     h("h3", {}, t("rummy.totals")),
     h("table", { class: "sheet" },
