@@ -27,7 +27,7 @@ from ..logs import log
 from ..store.database import StoredSeat, StoreUnavailable
 from ..store.standing import ChallengeEntry, Standing
 from ..wire.messages import ErrorCode, Seated
-from .claims import claim_url
+from .claims import claim_url, new_claim
 from .table import Table, TableError, hash_token
 
 __all__ = ["Challenges", "Ratings", "stood_in_seats"]
@@ -76,7 +76,7 @@ class Challenges:
             spec = get_game(game)
             options = spec.options(None, dict(spec_c.options))
             token = secrets.token_urlsafe(24)
-            claim = secrets.token_urlsafe(18)
+            claim = new_claim(self.config.limits.claim_s)  # a one-time link that expires, as every table's
             seats = [StoredSeat(seat, "human", person=name, token_hash=hash_token(token), claim_hash=hash_token(claim))
                      if seat == spec_c.seat else StoredSeat(seat, "bot", bot=self.config.challenge_bot or spec_c.bot)
                      for seat in spec.new_match(options, secret).seats]

@@ -256,7 +256,10 @@ class CreateTable(Strict):
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     # two to eight seats (a game's seats: Le Neuf three, Elyigit's Nines four, rummy 2 to 8 by its options)
-    seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice] = Field(min_length=2, max_length=8)
+    # the description says two to eight (minProperties/maxProperties); fewer is refused by the game's own check,
+    # whose message names the seats it needs ("say who sits in each seat: S W E")
+    seats: dict[Annotated[str, Field(pattern=SEAT_PATTERN)], SeatChoice] = Field(
+        max_length=8, json_schema_extra={"minProperties": 2})
     name: PersonName | None = None
     hints: StrictBool = True
     bot_delay_ms: StrictInt | None = Field(default=None, ge=0, le=5000)
