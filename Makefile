@@ -73,8 +73,11 @@ lint: install-test
 test: install-test system-test-deps lint
 	$(BIN)/python $(PYTEST)
 
+# SEED=N repeats an order; without it a seed is drawn, and printed first
 test-random: install-test system-test-deps
-	$(BIN)/python -m pytest -n auto -q --durations=10 -p randomly
+	@seed=$${SEED:-$$($(PYTHON) -c 'import random; print(random.randrange(10**6))')}; \
+	echo "random order: --randomly-seed=$$seed (make test-random SEED=$$seed repeats it)"; \
+	$(BIN)/python -m pytest -n auto -q --durations=10 -p randomly --randomly-seed=$$seed
 
 # the newest versions the ranges in pyproject.toml allow, in an environment of their own (the lock is untouched)
 test-latest: $(UV) system-test-deps
