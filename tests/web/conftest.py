@@ -78,7 +78,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     server.stop()
 
 
-@pytest.fixture(scope="session")
+# One browser a test module, not a session: Playwright's sync API keeps its event loop running in the main
+# thread while it is started, so any other test of this process that calls asyncio.run() after a browser test
+# was refused ("cannot be called from a running event loop") in a random order (make test-random).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip("Chromium is not installed (.ci/run installs it with apt-get)")

@@ -95,7 +95,9 @@ def test_the_lobby_lists_open_seats_and_tables_to_watch_apart(pages: Pages, live
     page.wait_for_selector(f"[data-lobby=openSeats] [data-table='{open_seat['table']['id']}'] [data-take=W]")
     page.wait_for_selector(f"[data-lobby=toWatch] [data-table='{watch['table']['id']}']")
     assert page.locator(f"[data-table='{private['table']['id']}']").count() == 0
-    assert page.locator(f"[data-lobby=toWatch] [data-table='{watch['table']['id']}'] .moved-ago").inner_text().startswith("last move")
+    # its computer players move 0.9 s apart: the page may come before the first move or after it
+    ago = page.locator(f"[data-lobby=toWatch] [data-table='{watch['table']['id']}'] .moved-ago").inner_text()
+    assert ago.startswith("last move") or ago.endswith("no move yet"), ago
     # the setup offers a clock (off, 20, 45, 90 s) and makes private tables unless asked
     page.wait_for_selector(".setup select[name=clock]")
     assert page.locator(".setup select[name=clock] option").count() == 4
