@@ -49,39 +49,14 @@ def client_address(client: Any) -> str:
     return client_key(str(client.host)) if client is not None else "unknown"
 
 
-def _manager(connection: HTTPConnection) -> TableManager:
-    manager: TableManager = connection.app.state.manager
-    return manager
+def from_state(attribute: str) -> Callable[[HTTPConnection], Any]:
+    """A dependency that reads one of the app's parts from ``app.state`` (its type is the ``Annotated`` one)."""
 
+    def part(connection: HTTPConnection) -> Any:
+        return getattr(connection.app.state, attribute)
 
-def _store(connection: HTTPConnection) -> Store:
-    store: Store = connection.app.state.store
-    return store
-
-
-def _reviews(connection: HTTPConnection) -> Reviews:
-    reviews: Reviews = connection.app.state.reviews
-    return reviews
-
-
-def _replays(connection: HTTPConnection) -> ReplayFrames:
-    replays: ReplayFrames = connection.app.state.replays
-    return replays
-
-
-def _config(connection: HTTPConnection) -> ServerConfig:
-    config: ServerConfig = connection.app.state.config
-    return config
-
-
-def _guards(connection: HTTPConnection) -> Guards:
-    guards: Guards = connection.app.state.guards
-    return guards
-
-
-def _pauses(connection: HTTPConnection) -> CollectorPauses:
-    pauses: CollectorPauses = connection.app.state.pauses
-    return pauses
+    part.__name__ = f"app_state_{attribute}"
+    return part
 
 
 def utc_now() -> dt.datetime:
@@ -99,13 +74,13 @@ def _address(connection: HTTPConnection) -> str:
     return client_address(connection.client)
 
 
-ManagerDep = Annotated[TableManager, Depends(_manager)]
-StoreDep = Annotated[Store, Depends(_store)]
-ReviewsDep = Annotated[Reviews, Depends(_reviews)]
-ReplaysDep = Annotated[ReplayFrames, Depends(_replays)]
-ConfigDep = Annotated[ServerConfig, Depends(_config)]
-GuardsDep = Annotated[Guards, Depends(_guards)]
-PausesDep = Annotated[CollectorPauses, Depends(_pauses)]
+ManagerDep = Annotated[TableManager, Depends(from_state("manager"))]
+StoreDep = Annotated[Store, Depends(from_state("store"))]
+ReviewsDep = Annotated[Reviews, Depends(from_state("reviews"))]
+ReplaysDep = Annotated[ReplayFrames, Depends(from_state("replays"))]
+ConfigDep = Annotated[ServerConfig, Depends(from_state("config"))]
+GuardsDep = Annotated[Guards, Depends(from_state("guards"))]
+PausesDep = Annotated[CollectorPauses, Depends(from_state("pauses"))]
 AddressDep = Annotated[str, Depends(_address)]
 NowDep = Annotated[dt.datetime, Depends(_clock)]
 

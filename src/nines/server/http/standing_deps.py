@@ -10,27 +10,12 @@ from starlette.requests import HTTPConnection
 
 from ..store.standing import Standing
 from ..tables.challenges import Challenges, Ratings
+from .deps import from_state
 from .seating import name_cookie
 
-
-def _standing(connection: HTTPConnection) -> Standing:
-    standing: Standing = connection.app.state.standing
-    return standing
-
-
-def _challenges(connection: HTTPConnection) -> Challenges:
-    challenges: Challenges = connection.app.state.challenges
-    return challenges
-
-
-def _ratings(connection: HTTPConnection) -> Ratings:
-    ratings: Ratings = connection.app.state.ratings
-    return ratings
-
-
-StandingDep = Annotated[Standing, Depends(_standing)]
-ChallengesDep = Annotated[Challenges, Depends(_challenges)]
-RatingsDep = Annotated[Ratings, Depends(_ratings)]
+StandingDep = Annotated[Standing, Depends(from_state("standing"))]
+ChallengesDep = Annotated[Challenges, Depends(from_state("challenges"))]
+RatingsDep = Annotated[Ratings, Depends(from_state("ratings"))]
 
 
 def names_held(connection: HTTPConnection, names: list[str]) -> list[tuple[str, str]]:
