@@ -70,10 +70,12 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
         state.deal_limit = limit
     for index, deal in enumerate(deals):
         number = deal.get("number", index + 1)
-        if index >= len(state.record()["deals"]):
+        # the replay's own record is only read here: shared_record() hands out finished deals' kept records
+        # rather than a copy of every deal at every step
+        if index >= len(state.shared_record()["deals"]):
             raise RecordError(f"deal {number}: the match was already over after deal {index}")
         if check:
-            dealt = state.record()["deals"][index].get("hands")
+            dealt = state.shared_record()["deals"][index].get("hands")
             if dealt != deal.get("hands"):
                 raise RecordError(
                     f"deal {number}: the hands dealt from {_source_words(source)} differ from the record's; "
@@ -99,9 +101,9 @@ def _replay(record: Mapping[str, Any], check: bool) -> GameState:
             except (KeyError, TypeError, ValueError) as error:
                 raise RecordError(f"{where}: malformed action entry ({error})") from None
         if check:
-            _check_deal(state.record()["deals"][index], deal, number)
+            _check_deal(state.shared_record()["deals"][index], deal, number)
     if check:
-        _check_match(state.record(), record)
+        _check_match(state.shared_record(), record)
     return state
 
 
