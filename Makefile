@@ -21,7 +21,10 @@ export UV_PROJECT_ENVIRONMENT := $(VENV)
 # the extras each command installs (all of them are in the lock)
 RUN_EXTRAS := --extra postgres
 TEST_EXTRAS := --extra test --extra postgres --extra ray
-PYTEST := -m pytest -n auto -q --durations=25 -p no:randomly
+# One test worker more than the machine has cores: many tests wait (for a browser, a server, a computer
+# player's pace) while others compute, and a third worker fills those waits (WORKERS=N to choose)
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+PYTEST := -m pytest -n $(WORKERS) -q --durations=25 -p no:randomly
 # apt-get waits up to 10 minutes for another install to release the package lock instead of failing at once
 APT := apt-get -o DPkg::Lock::Timeout=600
 
@@ -77,7 +80,7 @@ test: install-test system-test-deps lint
 test-random: install-test system-test-deps
 	@seed=$${SEED:-$$($(PYTHON) -c 'import random; print(random.randrange(10**6))')}; \
 	echo "random order: --randomly-seed=$$seed (make test-random SEED=$$seed repeats it)"; \
-	$(BIN)/python -m pytest -n auto -q --durations=10 -p randomly --randomly-seed=$$seed
+	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=10 -p randomly --randomly-seed=$$seed
 
 # the newest versions the ranges in pyproject.toml allow, in an environment of their own (the lock is untouched)
 test-latest: $(UV) system-test-deps
