@@ -53,10 +53,11 @@ async def play_challenge(game: str, body: Person, request: Request, response: Re
 
 
 @router.get("/api/challenge/{game}/{day}")
-async def challenge_standings(game: str, day: str, challenges: ChallengesDep) -> list[dict[str, Any]]:
+async def challenge_standings(game: str, day: str, challenges: ChallengesDep) -> Response:
     """The day's standings: each finished entry's matchpoints in percent, and per deal, best first."""
     _challenge(game)
-    return await challenges.standings(_day(day, challenges), game)
+    worked = await challenges.standings(_day(day, challenges), game)
+    return Response(worked.body, media_type="application/json")
 
 
 @router.get("/api/challenge/{game}/{day}/deals")

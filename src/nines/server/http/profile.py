@@ -11,7 +11,6 @@ from typing import Any
 from fastapi import APIRouter, Response
 from fastapi.responses import FileResponse
 
-from ...challenge import matchpoints
 from ...ratings import display, shown_change
 from ...web import STATIC_DIR
 from ..guard.limits import check_name
@@ -37,14 +36,11 @@ def _profile(standing: Standing, name: str, today: str) -> dict[str, Any]:
     for change in changes:
         history[change.game].append(_point(change))
     matches = [{**_point(c), "game": c.game, "url": f"/{c.game}?t={c.table_id}"} for c in reversed(changes[-20:])]
-    challenges = []
-    for entry in standing.person_entries(name, limit=14):
-        percent = None
-        if entry.finished:
-            percent = round(matchpoints(standing.day_results(entry.day, entry.game))[name].percent, 2)
-        challenges.append({"day": entry.day, "game": entry.game, "finished": entry.finished, "percent": percent,
-                           "deals": len(entry.results), "url": f"/challenge/{entry.game}/{entry.day}",
-                           "table": entry.table_id if entry.finished or entry.day < today else None})
+    # percent: from the day's standings, filled in by the request (kept standings, not worked out per profile)
+    challenges = [{"day": entry.day, "game": entry.game, "finished": entry.finished, "percent": None,
+                   "deals": len(entry.results), "url": f"/challenge/{entry.game}/{entry.day}",
+                   "table": entry.table_id if entry.finished or entry.day < today else None}
+                  for entry in standing.person_entries(name, limit=14)]
     # tricks lost per deal to costly cards (the review), day by day
     review = {game: stats["by_day"] for game, stats in standing.store.person_review_stats(name).items()}
     return {"name": name, "ratings": ratings, "history": dict(history), "matches": matches, "challenges": challenges,
@@ -62,7 +58,11 @@ async def person_profile(name: str, standing: StandingDep, ratings: RatingsDep, 
         return {"name": name, "ratings": {}, "history": {}, "matches": [], "challenges": [], "review": {}}
     await ratings.written()
     await challenges.written()
-    return await asyncio.to_thread(_profile, standing, name, str(challenges.today()))
+    profile = await asyncio.to_thread(_profile, standing, name, str(challenges.today()))
+    for entry in profile["challenges"]:
+        if entry["finished"]:
+            entry["percent"] = (await challenges.standings(entry["day"], entry["game"])).percent.get(name)
+    return profile
 
 
 CHART_WORDS = {"en": ("rated matches", "rating"), "fr": ("parties classées", "cote")}
