@@ -32,7 +32,10 @@ from .schema import (
     _now,
 )
 
-__all__ = ["ChallengeEntry", "RatingChange", "Standing"]
+__all__ = ["ANCHOR_PREFIX", "ChallengeEntry", "RatingChange", "Standing"]
+
+ANCHOR_PREFIX = "anchor-"
+"""The table id of an anchor match in the ratings' history begins with it (no web table's id does)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,13 @@ class Standing:
         except IntegrityError:
             return False
         return True
+
+    def anchor_count(self, game: str) -> int:
+        """How many anchor matches (among computer players, their table ``anchor-...``) a game's ratings come from."""
+        query = select(func.count(func.distinct(RatingHistoryRow.table_id))).where(
+            RatingHistoryRow.game == game, RatingHistoryRow.table_id.like(f"{ANCHOR_PREFIX}%"))
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
 
     def mark_casual(self, table_id: str) -> None:
         try:
