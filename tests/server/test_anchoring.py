@@ -10,7 +10,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from nines.ratings.anchor import anchor_matches
-from nines.server.anchoring import ANCHOR_NICENESS, anchor_game, anchor_table_id
+from nines.server.anchoring import ANCHOR_NICENESS, anchor_game, anchor_goals, anchor_table_id
 from nines.server.store.database import Store
 from nines.server.store.standing import Standing
 
@@ -40,6 +40,20 @@ def test_only_the_anchor_matches_a_game_lacks_are_played(tmp_path: Path) -> None
     # a match stored already (another process anchoring at the same moment) is not stored twice
     before = standing.skills("rummy", ["basic", "random"])
     assert not standing.record_ratings("rummy", anchor_table_id("rummy", 4), before, before, computers={"basic", "random"})
+    store.close()
+
+
+def test_a_computer_player_added_since_asks_for_more(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'nines.db'}")
+    store.migrate()
+    standing = Standing(store)
+    assert anchor_goals(standing, 2, CHEAP) == {"neuf": 2, "elyigit": 2, "rummy": 2}
+    for game in ("neuf", "elyigit", "rummy"):
+        anchor_game(standing, game, 2, CHEAP)
+    assert anchor_goals(standing, 2, CHEAP) == {}
+    assert anchor_goals(standing, 2, (*CHEAP, "ismcts")) == {"neuf": 4, "elyigit": 4, "rummy": 4}
+    assert anchor_game(standing, "rummy", 4, (*CHEAP, "ismcts")) == 2
+    assert "ismcts" in {name for name, _skill, computer in standing.board("rummy") if computer}
     store.close()
 
 

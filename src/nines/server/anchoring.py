@@ -6,8 +6,8 @@ Computer players are held fixed in matches with people; only matches among thems
 fewer than N, plays the missing ones in **one worker process** at the lowest priority (niceness 19: it gets
 only the CPU nothing else wants; a process of its own, so its Python never holds the server's interpreter
 lock), one match after another, each rated and stored as it ends.  So a new server's computer players get
-their anchor at the first start, a computer player added later at the next start, and a server that
-already has N a game plays nothing.  It is bounded: at most N matches a game in all (short ones, about
+their anchor at the first start; a computer player added later (one of the game's anchor players with no
+rating in it) makes the next start play N more; a server that already has them plays nothing.  It is bounded: at most N matches a game in all (short ones, about
 0.2 to 0.5 s of CPU each on an idle core), and stopped with the server (the matches stored stay; the
 next start plays the rest).
 
@@ -25,6 +25,7 @@ import os
 from collections.abc import Sequence
 from multiprocessing.process import BaseProcess
 
+from ..bots import players_for
 from ..games import available_games
 from ..ratings import rate_match
 from ..ratings.anchor import anchor_matches
@@ -34,7 +35,7 @@ from .runtime import watch_server
 from .store.database import Store
 from .store.standing import ANCHOR_PREFIX, Standing
 
-__all__ = ["ANCHOR_NICENESS", "Anchoring", "anchor_game", "anchor_table_id", "play_anchors"]
+__all__ = ["ANCHOR_NICENESS", "Anchoring", "anchor_game", "anchor_goals", "anchor_table_id", "play_anchors"]
 
 ANCHOR_NICENESS = 19
 """The anchoring process's niceness: the lowest priority Linux has."""
@@ -58,19 +59,34 @@ def anchor_game(standing: Standing, game: str, target: int, players: Sequence[st
     return stored
 
 
-def play_anchors(database_url: str, lacking: dict[str, int], target: int, players: Sequence[str], server: int) -> None:
-    """The anchoring process: at the lowest priority, ended with the server, each lacking game anchored."""
+def play_anchors(database_url: str, goals: dict[str, int], players: Sequence[str], server: int) -> None:
+    """The anchoring process: at the lowest priority, ended with the server, each game anchored up to its goal."""
     with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: the usual priority
         os.setpriority(os.PRIO_PROCESS, 0, ANCHOR_NICENESS)
     watch_server(server)
     store = Store(database_url)
     try:
         standing = Standing(store)
-        for game in lacking:
-            stored = anchor_game(standing, game, target, players)
-            log.info("ratings.anchored", game=game, matches=stored, target=target)
+        for game, goal in goals.items():
+            stored = anchor_game(standing, game, goal, players)
+            log.info("ratings.anchored", game=game, matches=stored, goal=goal)
     finally:
         store.close()
+
+
+def anchor_goals(standing: Standing, target: int, players: Sequence[str]) -> dict[str, int]:
+    """The anchor matches each game should have, for the games that lack some: ``target``, or ``target`` more
+    when a game has them but one of its computer players has no rating in it yet (added since)."""
+    goals = {}
+    for game in available_games():
+        count = standing.anchor_count(game)
+        rated = {name for name, _skill, computer in standing.board(game) if computer}
+        newcomers = [p for p in players if p in players_for(game) and p not in rated]
+        if count < target:
+            goals[game] = target
+        elif newcomers:
+            goals[game] = count + target
+    return goals
 
 
 class Anchoring:
@@ -87,15 +103,16 @@ class Anchoring:
         target = self.config.anchor_matches
         if target <= 0:
             return
-        counts = await asyncio.to_thread(lambda: {game: self.standing.anchor_count(game) for game in available_games()})
-        self.lacking = {game: target - count for game, count in counts.items() if count < target}
-        if not self.lacking:
+        players = tuple(self.config.anchor_players)
+        goals = await asyncio.to_thread(anchor_goals, self.standing, target, players)
+        counts = await asyncio.to_thread(lambda: {game: self.standing.anchor_count(game) for game in goals})
+        self.lacking = {game: goal - counts[game] for game, goal in goals.items()}
+        if not goals:
             return
         # forkserver, as the review workers: never a fork of this process and its threads
         context = multiprocessing.get_context("forkserver")
-        self.process = context.Process(
-            target=play_anchors, name="nines-anchoring", daemon=True,
-            args=(self.config.database_url, self.lacking, target, tuple(self.config.anchor_players), os.getpid()))
+        self.process = context.Process(target=play_anchors, name="nines-anchoring", daemon=True,
+                                       args=(self.config.database_url, goals, players, os.getpid()))
         await asyncio.to_thread(self.process.start)
         log.info("ratings.anchoring", lacking=self.lacking, target=target, pid=self.process.pid)
 
