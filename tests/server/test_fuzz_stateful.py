@@ -24,14 +24,18 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from nines.server import ServerConfig, create_app
 from nines.server.guard.limits import Limits
 
+TABLES = ["health", "listGames", "resolveOptions", "listTables", "createTable", "tableInfo", "cancelTable", "joinTable",
+          "claimSeat", "playAgain", "tableState", "tableAct", "tableRecord", "tableReplay", "tableReview", "usePerson",
+          "personStats"]
+"""The tables', games' and people's operations (the ninth round's)."""
 STANDING = ["ratingsBoard", "tableRatings", "challengeDays", "playChallenge", "challengeStandings", "challengeDeals",
             "personProfile", "personChart", "nameKeys", "makeNameCode", "takeName", "passkeyOptions", "registerPasskey",
             "signInOptions", "signInPasskey"]
 """The ratings', the daily challenge's, the profile's and the names' operations (described in issue 29's round)."""
-DESCRIBED = ["health", "listGames", "resolveOptions", "listTables", "createTable", "tableInfo", "cancelTable", "joinTable",
-             "claimSeat", "playAgain", "tableState", "tableAct", "tableRecord", "tableReplay", "tableReview", "usePerson",
-             "personStats", *STANDING]
-"""The operations whose every answer the description gives (their statuses, refusals and links): all of /api."""
+DESCRIBED = [*TABLES, *STANDING]
+"""The operations whose every answer the description gives (their statuses, refusals and links): all of /api.  Walked
+in two sets (the tables' from a new table, the others from a name and a challenge table), each walk's steps among
+fewer operations, so that the links are taken."""
 
 STEPS = 8
 """Calls in one walk (a table made, then where its links lead)."""
@@ -91,11 +95,9 @@ def test_the_ratings_challenge_profile_and_names_operations_are_described() -> N
     assert standings["type"] == "array" and standings["items"] == {"$ref": "#/components/schemas/StandingRow"}
 
 
-@pytest.mark.databases
-def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: Any) -> None:
-    # every operation of /api is described (its statuses, refusals and links): the tables', games' and people's,
-    # and since issue 29's round the ratings', the daily challenge's, the profile's and the names' keys and passkeys
-    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app).include(operation_id=DESCRIBED)
+def _walk(app: Any, client: Any, operations: list[str], walks: int = WALKS) -> Counter[str]:
+    """Stateful walks among ``operations`` (from their links), every answer checked; how often each was called."""
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app).include(operation_id=operations)
     machine = schema.as_state_machine()
 
     class Walk(machine):  # type: ignore[misc, valid-type]
@@ -114,12 +116,25 @@ def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: 
                                    transport_kwargs=kwargs or None, recorder=self.recorder)
 
     reached: Counter[str] = Counter()
-    run_state_machine_as_test(Walk, settings=settings(max_examples=WALKS, stateful_step_count=STEPS, deadline=None,
+    run_state_machine_as_test(Walk, settings=settings(max_examples=walks, stateful_step_count=STEPS, deadline=None,
                                                       database=None, derandomize=True,
                                                       suppress_health_check=list(HealthCheck)))
-    # the walks went where a new table's links lead (before: no links, 1 of 28 transitions)
     print(dict(reached))
+    return reached
+
+
+@pytest.mark.databases
+def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: Any) -> None:
+    reached = _walk(app, client, TABLES)
+    # the walks went where a new table's links lead (before: no links, 1 of 28 transitions)
     assert reached["createTable"] and len(set(reached) & {"tableInfo", "tableState", "joinTable", "tableAct", "playAgain",
                                                          "tableRecord"}) >= 4, reached
-    # and the ratings', challenge's, profile's and names' operations, a person's challenge table and a name's links
-    assert reached["playChallenge"] and reached["usePerson"] and len(set(reached) & set(STANDING)) >= 10, reached
+
+
+@pytest.mark.databases
+def test_stateful_walks_of_the_ratings_challenge_profile_and_names_conform(app: Any, client: Any) -> None:
+    # from a name (usePerson) and a person's challenge table (playChallenge), where their links lead: the table,
+    # the day's standings and deals, the name's profile, chart, keys, codes and passkeys (and a table's ratings)
+    reached = _walk(app, client, [*STANDING, "usePerson", "createTable", "tableInfo", "tableState", "tableAct", "tableRecord"])
+    # (which links a walk takes depends on the answers, which depend on timing: a bound, not a count)
+    assert reached["playChallenge"] and reached["usePerson"] and len(set(reached) & set(STANDING)) >= 6, reached
