@@ -92,7 +92,8 @@ class Server:
         # under cProfile (--profile): the event loop thread's CPU time per function are written when the server stops
         start = ["-c", PROFILED.format(out=str(profile / f"server-{self.port}.prof")), "serve"] if profile else ["-m", "nines.cli", "serve"]
         command = [sys.executable, *start, "--port", str(self.port), "--database-url", database_url,
-                   "--bot-delay", "0", "--log-level", "warning"]
+                   "--bot-delay", "0", "--log-level", "warning",
+                   "--no-anchor"]  # no computer players' anchor matches in the background while measuring
         if redis_url:
             command += ["--redis-url", redis_url]
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}

@@ -68,7 +68,8 @@ class Server:
         command = [sys.executable, "-m", "nines.cli", "serve", "--port", str(self.port), "--data-dir", str(folder),
                    "--bot-delay", "0", "--tables-per-minute", "1000000", "--sockets-per-address", "1000",
                    "--requests-per-minute", "0", "--requests-at-once", "0",  # every table from this one address
-                   "--log-level", "warning", "--log-format", "text"]
+                   "--log-level", "warning", "--log-format", "text",
+                   "--no-anchor"]  # no computer players' anchor matches in the background while measuring
         self.log = open(folder / "server.log", "w")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=folder)
         deadline = time.monotonic() + 60

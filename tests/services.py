@@ -220,6 +220,8 @@ class ServerProcess:
                        "--bot-delay", str(bot_delay), "--log-level", "warning"]
             if redis_url:
                 command += ["--redis-url", redis_url]
+            if "--anchor" not in options:
+                command.append("--no-anchor")  # no computer players' matches in the background unless a test asks
             command += options
             self.log = open(self.folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in stop()
             self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)

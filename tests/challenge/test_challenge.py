@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 
+import numpy as np
 import pytest
 
 from nines.bots import make_player
 from nines.challenge import (
     CHALLENGES,
     DealSeeded,
+    _rounded,
     challenge_over,
     day_secret,
     deal_results,
     matchpoints,
     new_challenge,
     play_challenge,
+    standing_rows,
+    standing_table,
     standings,
 )
 
@@ -140,3 +145,67 @@ def test_a_lone_result_scores_half_and_equal_results_share_the_points() -> None:
     assert matchpoints({"ann": [1.0]})["ann"].percent == 50.0
     all_equal = matchpoints({"a": [2.0, 2.0], "b": [2.0, 2.0], "c": [2.0, 2.0]})
     assert {s.percent for s in all_equal.values()} == {50.0}
+
+
+def pairwise_standings(results: dict[str, list[float | None]]) -> list[dict[str, object]]:
+    """The rules read literally, as a reference: each result compared with every other on its deal."""
+    length = max((len(r) for r in results.values()), default=0)
+    scores = {}
+    for name, row in results.items():
+        deals: list[float | None] = []
+        for index in range(length):
+            mine = row[index] if index < len(row) else None
+            others = [r[index] for other, r in results.items() if other != name and index < len(r) and r[index] is not None]
+            if mine is None:
+                deals.append(None)
+            elif not others:
+                deals.append(50.0)
+            else:
+                beaten = sum(1 for o in others if o < mine)
+                tied = sum(1 for o in others if o == mine)
+                deals.append(100.0 * (beaten + 0.5 * tied) / len(others))
+        played = [d for d in deals if d is not None]
+        total = 0.0
+        for d in played:
+            total += d
+        scores[name] = (total / len(played) if played else 0.0, deals)
+    order = sorted(scores, key=lambda n: (-scores[n][0], n))
+    return [{"name": n, "percent": round(scores[n][0], 2), "deals": [None if d is None else round(d, 2) for d in scores[n][1]]}
+            for n in order]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_fast_standings_are_the_pairwise_ones_with_ties_and_deals_not_played(seed: int) -> None:
+    rng = random.Random(seed)
+    deals = rng.choice([1, 3, 6, 8])
+    spread = rng.choice([1, 2, 4, 40])  # few distinct results (many ties) to many
+    results: dict[str, list[float | None]] = {}
+    for index in range(rng.choice([1, 2, 3, 30, 200])):
+        row: list[float | None] = [float(rng.randint(-spread, spread)) for _ in range(deals)]
+        if rng.random() < 0.2:
+            row = row[: rng.randrange(deals + 1)]  # left early (or never finished a deal)
+        if rng.random() < 0.1 and row:
+            row[rng.randrange(len(row))] = None
+        results[f"p{rng.randrange(10**6):06d}-{index}"] = row
+    expected = pairwise_standings(results)
+    assert standing_rows(results) == expected
+    assert json.loads(standing_table(results).json()) == expected
+    assert [s.as_dict() for s in standings(results)] == expected
+
+
+def test_the_fast_standings_of_nobody_and_of_empty_entries() -> None:
+    assert standing_rows({}) == [] and standing_table({}).json() == b"[]"
+    odd = {'b\u00e9a "q"\\': [1.0], "\u4e00": [2.0]}
+    assert json.loads(standing_table(odd).json()) == standing_rows(odd) == pairwise_standings(odd)  # type: ignore[arg-type]
+    assert standing_rows({"b": [], "a": []}) == [{"name": "a", "percent": 0.0, "deals": []}, {"name": "b", "percent": 0.0, "deals": []}]
+    assert standing_rows({"ann": [1.0, None], "bob": [2.0]}) == [s.as_dict() for s in standings({"ann": [1.0, None], "bob": [2.0]})]
+
+
+def test_the_fast_rounding_is_pythons() -> None:
+    rng = random.Random(5)
+    values = [rng.uniform(0, 100) for _ in range(20_000)]
+    values += [k / 1000 for k in range(100_001)]  # every half of a hundredth, and the doubles just beside them
+    values += [100 * (b + 0.5 * t) / n for n in range(1, 60) for b in range(n + 1) for t in range(n + 1 - b)]
+    values += [sum(rng.choice([0.0, 12.5, 25.0, 100 / 3, 50.0, 200 / 3, 87.5, 100.0]) for _ in range(d)) / d
+               for d in (3, 6, 7) for _ in range(3000)]
+    assert _rounded(np.array(values)).tolist() == [round(v, 2) for v in values]

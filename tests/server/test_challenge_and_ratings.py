@@ -53,9 +53,12 @@ def test_a_challenge_is_one_table_a_day_fair_secret_until_played_and_ranked(make
             refusal = ws.receive_json()
             assert refusal["type"] == "error" and refusal["key"] == "server.challenge_secret"
         ann_state = _play_to_the_end(client, table, "1", token)
+        # her finished entry shows at once (the standings kept are worked out again when an entry finishes)
+        assert [s["name"] for s in client.get("/api/challenge/rummy/2026-12-07").json()] == ["ann"]
         assert client.get(f"/api/tables/{table}/replay/1", params={"name": "ann"}).status_code == 200  # her own table
         assert ann_state["view"]["deal_number"] == 3
         client.post("/api/people", json={"name": "bob"})
+        assert [s["name"] for s in client.get("/api/challenge/rummy/2026-12-07").json()] == ["ann"]
         for path in (f"/api/tables/{table}/record", f"/api/tables/{table}/replay/1", f"/api/tables/{table}/review/1"):
             assert client.get(path, params={"name": "bob"}).status_code == 403, path
         assert client.get("/api/challenge/rummy/2026-12-07/deals", params={"name": "bob"}).json()["closed"]

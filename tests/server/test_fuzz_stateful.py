@@ -24,10 +24,18 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from nines.server import ServerConfig, create_app
 from nines.server.guard.limits import Limits
 
-DESCRIBED = ["health", "listGames", "resolveOptions", "listTables", "createTable", "tableInfo", "cancelTable", "joinTable",
-             "claimSeat", "playAgain", "tableState", "tableAct", "tableRecord", "tableReplay", "tableReview", "usePerson",
-             "personStats"]
-"""The operations whose every answer the description gives (their statuses, refusals and links)."""
+TABLES = ["health", "listGames", "resolveOptions", "listTables", "createTable", "tableInfo", "cancelTable", "joinTable",
+          "claimSeat", "playAgain", "tableState", "tableAct", "tableRecord", "tableReplay", "tableReview", "usePerson",
+          "personStats"]
+"""The tables', games' and people's operations (the ninth round's)."""
+STANDING = ["ratingsBoard", "tableRatings", "challengeDays", "playChallenge", "challengeStandings", "challengeDeals",
+            "personProfile", "personChart", "nameKeys", "makeNameCode", "takeName", "passkeyOptions", "registerPasskey",
+            "signInOptions", "signInPasskey"]
+"""The ratings', the daily challenge's, the profile's and the names' operations (described in issue 29's round)."""
+DESCRIBED = [*TABLES, *STANDING]
+"""The operations whose every answer the description gives (their statuses, refusals and links): all of /api.  Walked
+in two sets (the tables' from a new table, the others from a name and a challenge table), each walk's steps among
+fewer operations, so that the links are taken."""
 
 STEPS = 8
 """Calls in one walk (a table made, then where its links lead)."""
@@ -51,19 +59,45 @@ def client(app: Any) -> Iterator[Any]:
 
 def test_the_description_links_every_step_from_a_new_table() -> None:
     spec = create_app(ServerConfig(database_url="sqlite://")).openapi()
+    described = {op["operationId"] for path, ops in spec["paths"].items() if path.startswith("/api/") for op in ops.values()}
+    assert described == set(DESCRIBED) - {"health"}  # every operation of /api is walked
     links = spec["paths"]["/api/tables"]["post"]["responses"]["201"]["links"]
     assert {link["operationId"] for link in links.values()} == {"tableInfo", "tableState", "joinTable", "tableAct",
-                                                               "playAgain", "tableRecord"}
+                                                               "playAgain", "tableRecord", "tableRatings"}
     for path in spec["paths"].values():
         for operation in path.values():
             assert all(int(status) < 500 or status == "503" for status in operation["responses"]), operation["operationId"]
 
 
-@pytest.mark.databases
-def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: Any) -> None:
-    # the tables', games' and people's operations this round described; the names' keys and passkeys, ratings
-    # and the daily challenge (merged later) still give FastAPI's generated answers only: not walked yet
-    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app).include(operation_id=DESCRIBED)
+def test_the_ratings_challenge_profile_and_names_operations_are_described() -> None:
+    spec = create_app(ServerConfig(database_url="sqlite://")).openapi()
+    operations = {op["operationId"]: op for ops in spec["paths"].values() for op in ops.values() if "operationId" in op}
+    for name in STANDING:
+        operation = operations[name]
+        assert operation["summary"] and operation["description"], name
+        answers = operation["responses"]
+        assert {"405", "422", "429"} <= set(answers), name  # every /api operation's refusals
+        for status, answer in answers.items():
+            if int(status) >= 400:  # in the project's shape
+                assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorMessage"}, (name, status)
+        ok = next(answer for status, answer in answers.items() if int(status) < 300)
+        assert ok["content"], name
+    assert operations["personChart"]["responses"]["200"]["content"] == {"image/svg+xml": {}}
+    assert {"404", "503"} <= set(operations["playChallenge"]["responses"]) and "403" in operations["makeNameCode"]["responses"]
+    links = {name: {link["operationId"] for answer in operations[name]["responses"].values() for link in answer.get("links", {}).values()}
+             for name in operations}
+    assert {"tableInfo", "tableState", "tableAct", "tableRecord", "challengeStandings", "challengeDeals"} <= links["playChallenge"]
+    assert {"challengeStandings", "challengeDeals"} <= links["challengeDays"]
+    assert "takeName" in links["makeNameCode"] and "personProfile" in links["takeName"] and "personChart" in links["personProfile"]
+    assert {"personProfile", "nameKeys", "makeNameCode", "playChallenge"} <= links["usePerson"]
+    assert "tableRatings" in links["createTable"]
+    standings = operations["challengeStandings"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert standings["type"] == "array" and standings["items"] == {"$ref": "#/components/schemas/StandingRow"}
+
+
+def _walk(app: Any, client: Any, operations: list[str], walks: int = WALKS) -> Counter[str]:
+    """Stateful walks among ``operations`` (from their links), every answer checked; how often each was called."""
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app).include(operation_id=operations)
     machine = schema.as_state_machine()
 
     class Walk(machine):  # type: ignore[misc, valid-type]
@@ -82,10 +116,25 @@ def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: 
                                    transport_kwargs=kwargs or None, recorder=self.recorder)
 
     reached: Counter[str] = Counter()
-    run_state_machine_as_test(Walk, settings=settings(max_examples=WALKS, stateful_step_count=STEPS, deadline=None,
+    run_state_machine_as_test(Walk, settings=settings(max_examples=walks, stateful_step_count=STEPS, deadline=None,
                                                       database=None, derandomize=True,
                                                       suppress_health_check=list(HealthCheck)))
-    # the walks went where a new table's links lead (before: no links, 1 of 28 transitions)
     print(dict(reached))
+    return reached
+
+
+@pytest.mark.databases
+def test_stateful_walks_of_the_api_conform_to_its_description(app: Any, client: Any) -> None:
+    reached = _walk(app, client, TABLES)
+    # the walks went where a new table's links lead (before: no links, 1 of 28 transitions)
     assert reached["createTable"] and len(set(reached) & {"tableInfo", "tableState", "joinTable", "tableAct", "playAgain",
                                                          "tableRecord"}) >= 4, reached
+
+
+@pytest.mark.databases
+def test_stateful_walks_of_the_ratings_challenge_profile_and_names_conform(app: Any, client: Any) -> None:
+    # from a name (usePerson) and a person's challenge table (playChallenge), where their links lead: the table,
+    # the day's standings and deals, the name's profile, chart, keys, codes and passkeys (and a table's ratings)
+    reached = _walk(app, client, [*STANDING, "usePerson", "createTable", "tableInfo", "tableState", "tableAct", "tableRecord"])
+    # (which links a walk takes depends on the answers, which depend on timing: a bound, not a count)
+    assert reached["playChallenge"] and reached["usePerson"] and len(set(reached) & set(STANDING)) >= 6, reached

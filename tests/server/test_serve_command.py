@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from nines.server.anchoring import ANCHOR_NICENESS
 from nines.server.runtime import THRESHOLDS
 
 from ..services import ServerProcess, descendants
@@ -29,7 +31,7 @@ def _free_port() -> int:
 def test_nines_serve_starts_answers_health_and_logs_json(tmp_path: Path) -> None:
     port = _free_port()
     nines = Path(sys.executable).with_name("nines")
-    command = [str(nines), "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"), "--bot-delay", "0"]
+    command = [str(nines), "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"), "--bot-delay", "0", "--no-anchor"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                                env={**os.environ, "NINES_DATABASE_URL": ""})
     try:
@@ -50,6 +52,7 @@ def test_nines_serve_starts_answers_health_and_logs_json(tmp_path: Path) -> None
         # once started, the server froze its start-up heap and set the collector for serving (runtime.settle)
         assert health["collector"]["frozen"] > 10_000
         assert health["collector"]["thresholds"] == list(THRESHOLDS)
+        assert health["anchoring"] == {"target": 0, "lacking": {}, "running": False}  # --no-anchor
         assert (tmp_path / "data" / "nines.db").exists()
         created = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
             "game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}},
@@ -123,14 +126,17 @@ def _not_a_zombie(pid: int) -> bool:
         return False
 
 
-def test_a_server_killed_outright_leaves_no_review_process_behind(tmp_path: Path) -> None:
+def test_a_server_killed_outright_leaves_no_review_or_anchoring_process_behind(tmp_path: Path) -> None:
     # kill -9 (or the kernel out of memory) once left the review workers and their forkserver running for ever
-    # (430 MB): each worker held both ends of the pool's queues, so the server's going never reached it
-    server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path)
+    # (430 MB): each worker held both ends of the pool's queues, so the server's going never reached it.  The
+    # process playing the computer players' anchor matches (500 asked for: still playing) ends with it too
+    server = ServerProcess(f"sqlite:///{tmp_path / 'nines.db'}", folder=tmp_path, options=["--anchor", "500"])
     try:
+        assert httpx.get(f"{server.http}/health", timeout=30).json()["anchoring"]["target"] == 500
         deadline = time.monotonic() + 90
-        while len(left := descendants(server.process.pid)) < 3:  # the forkserver and the two review workers
-            assert time.monotonic() < deadline, f"the review workers did not start: {left}"
+        # the forkserver, the two review workers and the anchoring process, at the lowest priority
+        while len(left := descendants(server.process.pid)) < 4 or ANCHOR_NICENESS not in _niceness(left):
+            assert time.monotonic() < deadline, f"the review workers and the anchoring did not start: {left}"
             time.sleep(0.1)
         server.process.kill()
         server.process.wait(timeout=30)
@@ -149,3 +155,11 @@ def _running(pid: int) -> bool:
             return stat.read().rpartition(")")[2].split()[0] != "Z"
     except OSError:
         return False
+
+
+def _niceness(pids: list[int]) -> set[int]:
+    found = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):  # ended meanwhile
+            found.add(os.getpriority(os.PRIO_PROCESS, pid))
+    return found

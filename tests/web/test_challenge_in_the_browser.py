@@ -147,3 +147,43 @@ def test_the_rating_change_shows_when_a_match_ends(pages: Pages, server: Challen
     change.wait_for()
     assert change.inner_text().startswith(f"{name} — Rating: ")
     screenshot(page, f"rating-change-{size}")
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("fr", "phone")])
+def test_the_last_deals_summary_shows_each_persons_rating_change(pages: Pages, server: ChallengeServer, lang: str, size: str) -> None:
+    # a match of one deal (Le Neuf from 1 point) played in the browser: the summary that opens when it ends says
+    # what the match changed in the person's rating, with the provisional mark of a newcomer's rating
+    import httpx
+
+    from .driving import neuf_step
+    from .test_french_everywhere import ENGLISH_ONLY
+
+    name = f"Eve-{lang}"
+    seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+    made = httpx.post(f"{server.url}/api/tables", timeout=30, json={
+        "game": "neuf", "seats": seats, "name": name, "bot_delay_ms": 0, "options": {"start_score": 1}}).json()  # no seed: rated
+    page = pages.new(locale="fr-CA" if lang == "fr" else "en-CA", **SIZES[size])
+    page.goto(server.url + made["url"])
+    page.wait_for_selector(".table-shell .felt")
+    deadline = time.monotonic() + 240
+    while not page.locator(".notice.over").count():
+        assert time.monotonic() < deadline, "the match did not end"
+        if page.locator("dialog.summary-dialog").count():  # an earlier deal's summary: go on
+            click_first(page, "dialog.summary-dialog .dialog-actions button")
+        elif not neuf_step(page):
+            page.wait_for_timeout(50)
+    summary = page.locator("dialog.summary-dialog")
+    change = summary.locator(".rating-change")
+    change.wait_for()
+    text = change.inner_text()
+    rating = "Rating" if lang == "en" else "Cote"
+    mark = "provisional" if lang == "en" else "provisoire"
+    assert text.startswith(f"{name} — {rating}") and text.endswith(f"), {mark}"), text
+    said = summary.locator(".rating-changes").inner_text()
+    assert ("Ratings after the match" if lang == "en" else "Cotes après la partie") in said
+    if lang == "fr":
+        assert not ENGLISH_ONLY.search(said), said
+    # the same change under the match-over notice
+    assert page.locator(".notice.over .rating-change").inner_text() == text
+    assert not serious_violations(page), "axe"
+    screenshot(page, f"last-summary-rating-{lang}-{size}")

@@ -30,6 +30,7 @@ DEFAULT_PLAYERS = ("random", "basic", "ismcts", "expert")
 
 @dataclass(frozen=True)
 class AnchorMatch:
+    number: int
     participants: list[Participant]
     ranks: dict[str, int]
     record: dict[str, Any]
@@ -47,17 +48,20 @@ def line_ups(game: str, players: Sequence[str], seats: Sequence[str]) -> Iterato
             yield [group[i % len(group)] for i in range(len(seats))]
 
 
-def anchor_matches(game: str, count: int, seed: int = 0, players: Sequence[str] = DEFAULT_PLAYERS) -> Iterator[AnchorMatch]:
-    """``count`` short matches among the computer players (each from ``seed`` and its number)."""
+def anchor_matches(game: str, count: int, seed: int = 0, players: Sequence[str] = DEFAULT_PLAYERS,
+                   start: int = 0) -> Iterator[AnchorMatch]:
+    """``count`` short matches among the computer players (each from ``seed`` and its number), numbered from
+    ``start`` (the line-ups go on turning from there: the matches ``start`` on of a longer series)."""
     spec = get_game(game)
     options = spec.options(None, ANCHOR_OPTIONS.get(game, {}))
     available = [p for p in players if p in players_for(game)]
     seats = spec.new_match(options, 0).seats
-    for number, line_up in zip(range(count), line_ups(game, available, seats), strict=False):
+    turning = itertools.islice(line_ups(game, available, seats), start, None)
+    for number, line_up in zip(range(start, start + count), turning, strict=False):
         state = spec.new_match(options, seed * 100_003 + number)
         rng = random.Random(f"anchor:{seed}:{number}")
         by_seat = dict(zip(seats, line_up, strict=True))
         bots = {seat: make_player(name, game, random.Random(rng.random())) for seat, name in by_seat.items()}
         play_match(state, bots)
         record = state.record()
-        yield AnchorMatch(participants_from_record(record, {}, by_seat), match_ranks(record), record)
+        yield AnchorMatch(number, participants_from_record(record, {}, by_seat), match_ranks(record), record)

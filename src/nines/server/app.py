@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..games import GAME_MODULES
 from ..web import STATIC_DIR
+from .anchoring import Anchoring
 from .config import ServerConfig
 from .guard.limits import BodyLimit
 from .http import challenge, health, lobby, names, pages, people, profile, ratings, records, sockets, tables
@@ -51,6 +52,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     standing = Standing(store)
     challenges = Challenges(manager, standing, config)
     rater = Ratings(standing, config)
+    anchoring = Anchoring(standing, config)
     manager.action_listeners.append(challenges.after_action)
     manager.action_listeners.append(rater.after_action)
     pauses = CollectorPauses()  # the garbage collector's pauses, reported by /health
@@ -64,6 +66,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         collector = settle() if config.settle else None
         await manager.start()
         reviews.start()
+        await anchoring.start()
         log.info("server.started", instance=instance, database=_safe_url(config.database_url),
                  pubsub="redis" if config.redis_url else "local")
         if config.address:
@@ -71,6 +74,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await anchoring.stop()
             await manager.stop()
             reviews.close()
             store.close()
@@ -91,6 +95,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.standing = standing
     app.state.challenges = challenges
     app.state.ratings = rater
+    app.state.anchoring = anchoring
     app.state.clock = utc_now  # what "now" is for expiries (codes, passkey challenges): a test sets its own
 
     app.add_middleware(BodyLimit, max_bytes=config.limits.body_bytes, seconds=config.limits.request_s)

@@ -92,6 +92,15 @@ class ServerConfig:
     rate_matches: bool = True
     """Rate every finished match at a web table with a person (not casual, not practice, not a challenge)."""
 
+    anchor_matches: int = 0
+    """The anchor matches (among computer players) each game's ratings should come from: at start, a game with
+    fewer gets the missing ones played in a worker process at the lowest priority (:mod:`nines.server.anchoring`).
+    0: none; ``nines serve`` sets 24 (``--anchor N``, ``--no-anchor``), an app made inside another program (the
+    tests) plays none unless it asks."""
+
+    anchor_players: tuple[str, ...] = ("random", "basic", "ismcts", "expert")
+    """The computer players of the anchor matches (those a game has)."""
+
     def sqlite_path(self) -> Path | None:
         """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""
         prefix = "sqlite:///"

@@ -44,14 +44,16 @@ import asyncio
 import contextlib
 import gc
 import os
+import select
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["RECLAIM_EVERY_S", "RECLAIM_GROWTH", "RECLAIM_MORE_BYTES", "SWITCH_INTERVAL_S", "THRESHOLDS", "Collector", "CollectorPauses",
-           "installed", "resident_bytes", "settle"]
+           "installed", "resident_bytes", "settle", "watch_server"]
 
 THRESHOLDS = (5_000, 10, 10)
 """``gc.set_threshold`` for a serving process (CPython's default: 700, 10, 10): a collection per 5,000
@@ -255,3 +257,31 @@ class CollectorPauses:
                 for g in self.generations
             ],
         }
+
+
+def watch_server(server: int) -> None:
+    """In a worker process of the server ``server`` (a process id): a thread that ends this process when the
+    server ends, even killed outright (``kill -9``, the kernel out of memory), when nothing else would tell
+    the worker (the review workers, the anchoring process)."""
+    threading.Thread(target=_end_with, args=(server,), name="nines-end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    try:
+        ended = os.pidfd_open(server)  # readable once the process has ended (Linux 5.3 on)
+    except (AttributeError, OSError):  # elsewhere: look every second
+        while _alive(server):
+            time.sleep(1.0)
+    else:
+        select.select([ended], [], [])
+    os._exit(0)  # the server is gone: nobody waits for this worker's answers
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process has the number: it is alive
+        return True
+    return True

@@ -1,14 +1,14 @@
 """``nines ratings GAME``: the leaderboard of a game, from the server's database.
 
     nines ratings neuf                       # settled people and every computer player, best first
-    nines ratings rummy --anchor 20          # first play 20 short matches among the computer players and rate them
+    nines ratings rummy --anchor 20          # first play 20 more short matches among the computer players and rate them
+                                             # (nines serve plays the first 24 a game by itself: docs/ratings.md)
     nines ratings elyigit --json             # the rows GET /api/ratings/elyigit gives
 """
 
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 
 import typer
@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         data_dir: Path = typer.Option(Path("data"), "--data-dir", help="The server's data folder."),
         anchor: int = typer.Option(
             0, "--anchor", min=0, max=500,
-            help="Before printing, play this many short matches among the computer players and rate them (their anchor).",
+            help="Before printing, play this many more short matches among the computer players and rate them (their anchor).",
         ),
         anchor_players: str = typer.Option(
             "random,basic,ismcts,expert", "--anchor-players", help="The computer players of the anchor matches.",
@@ -37,8 +37,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print a game's leaderboard: people with a settled rating, and the computer players (marked)."""
         from ...games import available_games
-        from ...ratings import leaderboard, rate_match
-        from ...ratings.anchor import anchor_matches
+        from ...ratings import leaderboard
+        from ...server.anchoring import anchor_game
         from ...server.config import default_database_url
         from ...server.store.database import Store
         from ...server.store.standing import Standing
@@ -49,12 +49,9 @@ def register(app: typer.Typer) -> None:
         try:
             store.migrate()
             standing = Standing(store)
-            names = [n.strip() for n in anchor_players.split(",") if n.strip()]
-            for match in anchor_matches(game, anchor, seed, names):
-                who = sorted({p.name for p in match.participants})
-                before = standing.skills(game, who)
-                after = rate_match(match.participants, match.ranks, before, rate_computers=True)
-                standing.record_ratings(game, f"anchor-{uuid.uuid4().hex[:24]}", before, after, computers=set(who))
+            if anchor:
+                names = [n.strip() for n in anchor_players.split(",") if n.strip()]
+                anchor_game(standing, game, standing.anchor_count(game) + anchor, names, seed)
             rows = leaderboard(standing.board(game))
         finally:
             store.close()

@@ -72,6 +72,12 @@ def register(app: typer.Typer) -> None:
             True, "--review-processes/--review-threads",
             help="Review finished deals in worker processes (the tables in play never wait for a review) or in threads of the server.",
         ),
+        anchor: int = typer.Option(
+            24, "--anchor", min=0, max=500,
+            help="Anchor matches each game's computer players are rated from: at start, a game with fewer gets the missing "
+                 "ones played by a worker process at the lowest priority (0: none).",
+        ),
+        no_anchor: bool = typer.Option(False, "--no-anchor", help="Play no anchor matches (as --anchor 0)."),
     ) -> None:
         """Serve the web tables: open the printed address and play in the browser."""
         import uvicorn
@@ -96,6 +102,7 @@ def register(app: typer.Typer) -> None:
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
             review_processes=review_processes,
+            anchor_matches=0 if no_anchor else anchor,
             passkey_rp_id=passkey_rp_id,
             passkey_origins=tuple(passkey_origin),
             settle=True,

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import FileResponse
 
 from ...challenge import CHALLENGES
 from ...web import STATIC_DIR
 from ..tables.table import TableError, hash_token
+from ..wire.answers import ChallengeDays, ChallengeDeals, ChallengeSeated, StandingRow
 from ..wire.messages import ErrorCode, Person
 from .deps import NameCounterDep, StoreDep
+from .errors import API, BODY, STORE, refusals
 from .seating import own_name
 from .standing_deps import ChallengesDep, StandingDep, names_held
 
@@ -35,35 +37,74 @@ def _day(day: str, challenges: Any) -> str:
         raise TableError(ErrorCode.MALFORMED, f"a day is written YYYY-MM-DD, not {day[:20]!r}") from None
 
 
-@router.get("/api/challenge")
+DAYS_LINKS = {
+    "challengeStandings": {"operationId": "challengeStandings", "parameters": {"game": "neuf", "day": "$response.body#/day"}},
+    "challengeDeals": {"operationId": "challengeDeals", "parameters": {"game": "neuf", "day": "$response.body#/day"}},
+}
+"""Today's Le Neuf challenge: its standings and its deals (the other games' the same, by their names)."""
+
+Game = Annotated[str, Path(description="neuf, elyigit or rummy: the games with a daily challenge")]
+Day = Annotated[str, Path(description="YYYY-MM-DD (UTC), or today")]
+
+SEATED_LINKS = {
+    "tableInfo": {"operationId": "tableInfo", "parameters": {"table_id": "$response.body#/table/id"}},
+    "tableState": {"operationId": "tableState", "parameters": {"table_id": "$response.body#/table/id", "header.x-nines-seat": "$response.body#/seat",
+                                                                "header.x-nines-token": "$response.body#/token"}},
+    "tableAct": {"operationId": "tableAct", "parameters": {"table_id": "$response.body#/table/id"}},
+    "tableRecord": {"operationId": "tableRecord", "parameters": {"table_id": "$response.body#/table/id"}},
+    "challengeStandings": {"operationId": "challengeStandings", "parameters": {"game": "$request.path.game", "day": "$response.body#/day"}},
+    "challengeDeals": {"operationId": "challengeDeals", "parameters": {"game": "$request.path.game", "day": "$response.body#/day",
+                                                                        "query.name": "$request.body#/name"}},
+}
+"""Where a person's challenge table leads (OpenAPI links): the table (its info, the seat's view, moves, its record)
+and the day (its standings, its deals' spread)."""
+
+
+@router.get("/api/challenge", operation_id="challengeDays", summary="Today and each game's daily challenge",
+            response_model=ChallengeDays, responses={**refusals(*API), 200: {"description": "Today and the challenges",
+                                                                            "links": DAYS_LINKS}})
 async def challenge_days(challenges: ChallengesDep) -> dict[str, Any]:
-    """Today (UTC, as the server counts it) and each game's challenge: its deals and the person's seat."""
+    """Today (UTC, as the server counts it) and each game's challenge: its deals, the person's seat and the
+    computer player at the others."""
     return {"day": str(challenges.today()),
             "games": {game: {"deals": c.deals, "seat": c.seat, "bot": c.bot} for game, c in CHALLENGES.items()}}
 
 
-@router.post("/api/challenge/{game}")
-async def play_challenge(game: str, body: Person, request: Request, response: Response, store: StoreDep,
+@router.post("/api/challenge/{game}", operation_id="playChallenge", summary="A person's challenge table of today",
+             response_model=ChallengeSeated,
+             responses={**refusals(*API, *BODY, *STORE, 403, 404, 409),
+                        200: {"description": "The table, the person's seat and its token, a one-time link, the day",
+                              "links": SEATED_LINKS}})
+async def play_challenge(game: Game, body: Person, request: Request, response: Response, store: StoreDep,
                          challenges: ChallengesDep, count_name: NameCounterDep) -> dict[str, Any]:
-    """Today's challenge table of this person (as a named person): ``table``, ``seat``, ``token``, a one-time
-    ``url`` and ``day``; the same table on every later call that day."""
+    """Today's challenge table of this person, as a named person (the name becomes this browser's, as
+    ``POST /api/people``; another browser's name: 409): ``table``, ``seat``, ``token``, a one-time ``url`` and
+    ``day``; the same table on every later call that day (a fresh token and link each time).  An unknown
+    game: 404."""
     _challenge(game)
     await own_name(store, request, response, body.name, count_name)
     return await challenges.start(game, body.name)
 
 
-@router.get("/api/challenge/{game}/{day}")
-async def challenge_standings(game: str, day: str, challenges: ChallengesDep) -> list[dict[str, Any]]:
-    """The day's standings: each finished entry's matchpoints in percent, and per deal, best first."""
+@router.get("/api/challenge/{game}/{day}", operation_id="challengeStandings", summary="A day's challenge standings",
+            response_model=list[StandingRow], responses=refusals(*API, *STORE, 404))
+async def challenge_standings(game: Game, day: Day, challenges: ChallengesDep) -> Response:
+    """Each finished entry's matchpoints in percent, on average and per deal, best first (then by name).  On a
+    deal a result beating another counts 1, a tie 1/2, as a percentage of the others (a lone result 50).  An
+    unknown game: 404; a day not written YYYY-MM-DD: 422."""
     _challenge(game)
-    return await challenges.standings(_day(day, challenges), game)
+    worked = await challenges.standings(_day(day, challenges), game)
+    return Response(worked.body, media_type="application/json")
 
 
-@router.get("/api/challenge/{game}/{day}/deals")
-async def challenge_deals(game: str, day: str, request: Request, standing: StandingDep, challenges: ChallengesDep,
-                          name: str | None = None) -> dict[str, Any]:
-    """Once you have finished (or the day is over): each deal's spread of results, your place, and the table
-    of the best result (its replay).  ``name``: whose place (the request must hold that name's cookie)."""
+@router.get("/api/challenge/{game}/{day}/deals", operation_id="challengeDeals", summary="Each deal's spread of a day's challenge",
+            response_model=ChallengeDeals, responses=refusals(*API, *STORE, 404))
+async def challenge_deals(game: Game, day: Day, request: Request, standing: StandingDep,
+                          challenges: ChallengesDep,
+                          name: Annotated[str | None, Query(description="whose place (the request must hold that name's cookie)")] = None,
+                          ) -> dict[str, Any]:
+    """Once you have finished (or the day is over): each deal's spread of results, your place and table, and
+    the table of the best result (its replay).  Before (today, not finished): ``closed``, no deals."""
     _challenge(game)
     when = _day(day, challenges)
     await challenges.written()

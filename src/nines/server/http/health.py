@@ -33,5 +33,6 @@ async def health(request: Request, store: StoreDep, manager: ManagerDep, config:
         "pubsub": "redis" if config.redis_url else "local",
         "redis": redis,
         "collector": pauses.summary(),
+        "anchoring": request.app.state.anchoring.summary(),  # the computer players' anchor matches (anchoring.py)
         "sockets": {"direct_frames": DirectWriter.written},  # messages written straight to the connection (frames.py)
     }

@@ -49,8 +49,10 @@ from ..logs import log
 from ..store.database import Store
 from ..store.names import CodeTaken, NameKeys, StoredPasskey, TakenCode
 from ..tables.table import TableError, hash_token
+from ..wire.answers import NameCode, NameHeld, NameTaken, PasskeyChallenge, PasskeyCount
 from ..wire.messages import ErrorCode, PasskeyAnswer, PasskeyStart, TakeName
 from .deps import AddressDep, ConfigDep, GuardsDep, NowDep, StoreDep, refuse
+from .errors import API, BODY, STORE, refusals
 from .seating import is_secure, name_secret_hash, set_name_cookie
 
 router = APIRouter()
@@ -93,9 +95,24 @@ def _iso(when: dt.datetime) -> str:
     return when.replace(microsecond=0).isoformat() + "Z"
 
 
-@router.get("/api/people/{name}/keys")
+NAME_LINKS = {
+    "nameKeys": {"operationId": "nameKeys", "parameters": {"name": "$response.body#/name"}},
+    "personProfile": {"operationId": "personProfile", "parameters": {"name": "$response.body#/name"}},
+}
+"""Where an answer naming a name leads (OpenAPI links): the name's keys and profile."""
+
+CODE_LINKS = {**NAME_LINKS, "takeName": {"operationId": "takeName", "requestBody": {"code": "$response.body#/code"}}}
+"""A one-time code leads to spending it (and to the name's keys and profile)."""
+
+HOLDER = (403, 422)
+"""A name's holder's operations: a browser that does not hold the name (403), a name nobody can have (422)."""
+
+
+@router.get("/api/people/{name}/keys", operation_id="nameKeys", summary="Whether this browser holds a name",
+            response_model=NameHeld, responses=refusals(*API, *STORE))
 async def name_keys(name: str, request: Request, store: StoreDep) -> dict[str, Any]:
-    """Whether this browser holds the name, and (to the browsers that hold it) how many passkeys it has."""
+    """Whether this browser holds the name (its cookie), and (to the browsers that hold it) how many passkeys it
+    has.  A name nobody can have: 422."""
     name = _name(name)
     held = await asyncio.to_thread(store.holds_name, name, name_secret_hash(request, name))
     passkeys = len(await asyncio.to_thread(NameKeys(store).passkeys_of, name)) if held else 0
@@ -105,9 +122,14 @@ async def name_keys(name: str, request: Request, store: StoreDep) -> dict[str, A
 # -- one-time codes ------------------------------------------------------------------------
 
 
-@router.post("/api/people/{name}/codes", status_code=201)
+@router.post("/api/people/{name}/codes", status_code=201, operation_id="makeNameCode",
+             summary="A one-time code that takes a name to another browser", response_model=NameCode,
+             responses={**refusals(*API, *BODY, *STORE, *HOLDER, 429),
+                        201: {"description": "The code, its link and its expiry", "links": CODE_LINKS}})
 async def make_code(name: str, request: Request, store: StoreDep, guards: GuardsDep, now: NowDep) -> dict[str, Any]:
-    """A one-time code (and the link that carries it) that gives the name to the browser that sends it first."""
+    """A one-time code (and the link that carries it) that gives the name to the browser that sends it first,
+    for ``Limits.name_code_s``; only a browser holding the name asks (else 403), and a name has at most
+    ``Limits.name_codes_waiting`` codes waiting (else 429)."""
     name = _name(name)
     await _held(store, request, name)
     limits = guards.limits
@@ -122,10 +144,14 @@ async def make_code(name: str, request: Request, store: StoreDep, guards: Guards
     return {"name": name, "code": code, "url": f"/#take={code}", "expires_at": _iso(expires), "seconds": limits.name_code_s}
 
 
-@router.post("/api/people/take")
+@router.post("/api/people/take", operation_id="takeName", summary="Take a name with a one-time code",
+             response_model=NameTaken,
+             responses={**refusals(*API, *BODY, *STORE, 403, 409), 200: {"description": "The name taken", "links": NAME_LINKS}})
 async def take_name(body: TakeName, request: Request, response: Response, store: StoreDep, guards: GuardsDep,
                     config: ConfigDep, address: AddressDep, now: NowDep) -> dict[str, Any]:
-    """Spend a one-time code: this browser holds the code's name from now on (a secret of its own in a cookie)."""
+    """Spend a one-time code: this browser holds the code's name from now on (a secret of its own in a cookie).
+    A code never given, expired, or a page of another site: 403; used already: 409; too many tries from this
+    address: 429."""
     same_site(request, config)
     refuse(guards.rates.name_try(address))
     code = read_code(body.code)
@@ -188,10 +214,13 @@ async def _challenge(store: Store, purpose: str, name: str | None, challenge: by
     return ticket
 
 
-@router.post("/api/people/{name}/passkeys/options")
+@router.post("/api/people/{name}/passkeys/options", operation_id="passkeyOptions", summary="Start making a passkey for a name",
+             response_model=PasskeyChallenge, responses=refusals(*API, *BODY, *STORE, *HOLDER, 429))
 async def passkey_options(name: str, request: Request, store: StoreDep, config: ConfigDep, guards: GuardsDep,
                           address: AddressDep, now: NowDep) -> dict[str, Any]:
-    """What ``navigator.credentials.create`` needs to make a passkey for the name, and the ticket to answer with."""
+    """What ``navigator.credentials.create`` needs to make a passkey for the name, and the ticket to answer with
+    (valid for ``Limits.passkey_challenge_s``).  Only a browser holding the name (else 403); at most
+    ``Limits.passkeys_per_name`` passkeys, and the address's tries an hour (else 429)."""
     name = _name(name)
     await _held(store, request, name)
     refuse(guards.rates.name_try(address))
@@ -217,10 +246,15 @@ def _too_many(name: str, most: int) -> TableError:
         "server.passkeys_many", f"the name {name!r} has {most} passkeys already", name=name, count=most))
 
 
-@router.post("/api/people/{name}/passkeys", status_code=201)
+@router.post("/api/people/{name}/passkeys", status_code=201, operation_id="registerPasskey", summary="Keep a new passkey for a name",
+             response_model=PasskeyCount,
+             responses={**refusals(*API, *BODY, *STORE, *HOLDER, 409, 429),
+                        201: {"description": "The name's passkeys now", "links": NAME_LINKS}})
 async def passkey_register(name: str, body: PasskeyAnswer, request: Request, store: StoreDep, config: ConfigDep,
                            guards: GuardsDep, now: NowDep) -> dict[str, Any]:
-    """Verify the browser's new passkey (its challenge, origin and relying party) and keep it for the name."""
+    """Verify the browser's new passkey (its challenge, origin and relying party) and keep it for the name.  Not
+    the holder, a ticket expired or used, an answer that cannot be verified: 403; a passkey kept already: 409;
+    too many passkeys: 429."""
     name = _name(name)
     await _held(store, request, name)
     keys = NameKeys(store)
@@ -244,10 +278,12 @@ async def passkey_register(name: str, body: PasskeyAnswer, request: Request, sto
     return {"name": name, "passkeys": len(await asyncio.to_thread(keys.passkeys_of, name))}
 
 
-@router.post("/api/passkeys/options")
+@router.post("/api/passkeys/options", operation_id="signInOptions", summary="Start signing in with a passkey",
+             response_model=PasskeyChallenge, responses=refusals(*API, *BODY, *STORE, 429))
 async def sign_in_options(body: PasskeyStart, request: Request, store: StoreDep, config: ConfigDep, guards: GuardsDep,
                           address: AddressDep, now: NowDep) -> dict[str, Any]:
-    """What ``navigator.credentials.get`` needs to sign in with a passkey (the name's, or any this site knows)."""
+    """What ``navigator.credentials.get`` needs to sign in with a passkey (the name's, or any this site knows),
+    and the ticket to answer with.  Too many tries from this address: 429."""
     refuse(guards.rates.name_try(address))
     allowed = await asyncio.to_thread(NameKeys(store).passkeys_of, body.name) if body.name else []
     rp_id, _ = relying_party(request, config)
@@ -259,10 +295,13 @@ async def sign_in_options(body: PasskeyStart, request: Request, store: StoreDep,
     return {"ticket": ticket, "options": json.loads(options_to_json(options))}
 
 
-@router.post("/api/passkeys/sign-in")
+@router.post("/api/passkeys/sign-in", operation_id="signInPasskey", summary="Sign in with a passkey",
+             response_model=NameTaken,
+             responses={**refusals(*API, *BODY, *STORE, 403), 200: {"description": "The name signed in", "links": NAME_LINKS}})
 async def sign_in(body: PasskeyAnswer, request: Request, response: Response, store: StoreDep, config: ConfigDep,
                   now: NowDep) -> dict[str, Any]:
-    """Verify a passkey's answer: this browser holds the passkey's name from now on (a secret of its own)."""
+    """Verify a passkey's answer: this browser holds the passkey's name from now on (a secret of its own).  A
+    ticket expired or used, a passkey unknown, an answer that cannot be verified, a page of another site: 403."""
     same_site(request, config)
     keys = NameKeys(store)
     taken = await asyncio.to_thread(keys.take_challenge, hash_token(body.ticket), "sign_in", now)

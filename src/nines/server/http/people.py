@@ -16,7 +16,20 @@ from .seating import own_name
 router = APIRouter()
 
 
-@router.post("/api/people", operation_id="usePerson", responses=refusals(*API, *BODY, *STORE, 409))
+PERSON_LINKS = {
+    "personStats": {"operationId": "personStats", "parameters": {"name": "$response.body#/name"}},
+    "personProfile": {"operationId": "personProfile", "parameters": {"name": "$response.body#/name"}},
+    "nameKeys": {"operationId": "nameKeys", "parameters": {"name": "$response.body#/name"}},
+    "makeNameCode": {"operationId": "makeNameCode", "parameters": {"name": "$response.body#/name"}},
+    "passkeyOptions": {"operationId": "passkeyOptions", "parameters": {"name": "$response.body#/name"}},
+    "playChallenge": {"operationId": "playChallenge", "parameters": {"game": "neuf"}, "requestBody": {"name": "$response.body#/name"}},
+}
+"""Where a name leads (OpenAPI links): its statistics, profile and keys, a code or a passkey to take it to
+another browser, today's Le Neuf challenge under it."""
+
+
+@router.post("/api/people", operation_id="usePerson", responses={**refusals(*API, *BODY, *STORE, 409),
+                                                                 200: {"description": "The name", "links": PERSON_LINKS}})
 async def register_person(body: Person, request: Request, response: Response, store: StoreDep,
                           count_name: NameCounterDep) -> dict[str, Any]:
     """Use a name: the first browser to use it owns it (a secret kept in an HttpOnly cookie)."""

@@ -6,16 +6,17 @@ from __future__ import annotations
 import asyncio
 import io
 from collections import defaultdict
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import FileResponse
 
-from ...challenge import matchpoints
 from ...ratings import display, shown_change
 from ...web import STATIC_DIR
 from ..guard.limits import check_name
 from ..store.standing import RatingChange, Standing
+from ..wire.answers import Profile
+from .errors import API, STORE, refusals
 from .standing_deps import ChallengesDep, RatingsDep, StandingDep
 
 router = APIRouter()
@@ -37,14 +38,11 @@ def _profile(standing: Standing, name: str, today: str) -> dict[str, Any]:
     for change in changes:
         history[change.game].append(_point(change))
     matches = [{**_point(c), "game": c.game, "url": f"/{c.game}?t={c.table_id}"} for c in reversed(changes[-20:])]
-    challenges = []
-    for entry in standing.person_entries(name, limit=14):
-        percent = None
-        if entry.finished:
-            percent = round(matchpoints(standing.day_results(entry.day, entry.game))[name].percent, 2)
-        challenges.append({"day": entry.day, "game": entry.game, "finished": entry.finished, "percent": percent,
-                           "deals": len(entry.results), "url": f"/challenge/{entry.game}/{entry.day}",
-                           "table": entry.table_id if entry.finished or entry.day < today else None})
+    # percent: from the day's standings, filled in by the request (kept standings, not worked out per profile)
+    challenges = [{"day": entry.day, "game": entry.game, "finished": entry.finished, "percent": None,
+                   "deals": len(entry.results), "url": f"/challenge/{entry.game}/{entry.day}",
+                   "table": entry.table_id if entry.finished or entry.day < today else None}
+                  for entry in standing.person_entries(name, limit=14)]
     # tricks lost per deal to costly cards (the review), day by day
     review = {game: stats["by_day"] for game, stats in standing.store.person_review_stats(name).items()}
     return {"name": name, "ratings": ratings, "history": dict(history), "matches": matches, "challenges": challenges,
@@ -56,13 +54,32 @@ def _point(change: RatingChange) -> dict[str, Any]:
             "rating": display(change.after).rating, "change": shown_change(change.before, change.after)}
 
 
-@router.get("/api/people/{name}/profile")
+PROFILE_LINKS = {
+    "personChart": {"operationId": "personChart", "parameters": {"name": "$request.path.name"}},
+    "personStats": {"operationId": "personStats", "parameters": {"name": "$request.path.name"}},
+    "nameKeys": {"operationId": "nameKeys", "parameters": {"name": "$request.path.name"}},
+    "tableRatings": {"operationId": "tableRatings", "parameters": {"table_id": "$response.body#/matches/0/table"}},
+}
+"""Where a profile leads (OpenAPI links): its chart, the person's statistics and names' keys, and the newest
+rated match's changes."""
+
+
+@router.get("/api/people/{name}/profile", operation_id="personProfile", summary="A person's profile",
+            response_model=Profile,
+            responses={**refusals(*API, *STORE), 200: {"description": "The profile (empty for a name nobody can have)",
+                                                      "links": PROFILE_LINKS}})
 async def person_profile(name: str, standing: StandingDep, ratings: RatingsDep, challenges: ChallengesDep) -> dict[str, Any]:
+    """Ratings per game and their course, the newest rated matches (with their tables, for replays), the newest
+    daily challenges (with the day's matchpoints once finished), tricks lost to costly cards day by day."""
     if not _known(name):
         return {"name": name, "ratings": {}, "history": {}, "matches": [], "challenges": [], "review": {}}
     await ratings.written()
     await challenges.written()
-    return await asyncio.to_thread(_profile, standing, name, str(challenges.today()))
+    profile = await asyncio.to_thread(_profile, standing, name, str(challenges.today()))
+    for entry in profile["challenges"]:
+        if entry["finished"]:
+            entry["percent"] = (await challenges.standings(entry["day"], entry["game"])).percent.get(name)
+    return profile
 
 
 CHART_WORDS = {"en": ("rated matches", "rating"), "fr": ("parties classées", "cote")}
@@ -92,9 +109,14 @@ def rating_chart(history: dict[str, list[tuple[int, int]]], titles: dict[str, st
     return out.getvalue()
 
 
-@router.get("/api/people/{name}/chart.svg")
-async def person_chart(name: str, standing: StandingDep, ratings: RatingsDep, lang: str = "en") -> Response:
-    """The profile's chart: the rating after each rated match, per game (from 1500 before the first)."""
+@router.get("/api/people/{name}/chart.svg", operation_id="personChart", summary="A person's rating chart (SVG)",
+            response_class=Response,
+            responses={**refusals(*API, *STORE), 200: {"description": "An SVG line chart", "content": {"image/svg+xml": {}}}})
+async def person_chart(name: str, standing: StandingDep, ratings: RatingsDep,
+                       lang: Annotated[str, Query(description="the axes' words: en or fr (others: en)")] = "en",
+                       ) -> Response:
+    """The profile's chart: each game's rating after each rated match (from 1500 before the first), drawn as
+    SVG (matplotlib, the text as text)."""
     from ...games import get_game
 
     history: dict[str, list[tuple[int, int]]] = {}

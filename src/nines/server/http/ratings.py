@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 
 from ...games import GAME_MODULES
 from ...ratings import display, leaderboard, shown_change
 from ...web import STATIC_DIR
 from ..tables.table import TableError
+from ..wire.answers import BoardRow, TableRatingChange
 from ..wire.messages import ErrorCode
+from .errors import API, STORE, refusals
 from .standing_deps import RatingsDep, StandingDep
 
 router = APIRouter()
@@ -24,16 +26,22 @@ def _game(game: str) -> str:
     return game
 
 
-@router.get("/api/ratings/{game}")
-async def ratings_board(game: str, standing: StandingDep) -> list[dict[str, Any]]:
-    """The leaderboard: people with a settled rating and every computer player (``computer``), best first."""
+@router.get("/api/ratings/{game}", operation_id="ratingsBoard", summary="A game's leaderboard",
+            response_model=list[BoardRow], responses=refusals(*API, *STORE, 404))
+async def ratings_board(game: Annotated[str, Path(description="neuf, elyigit or rummy")],
+                        standing: StandingDep) -> list[dict[str, Any]]:
+    """People with a settled rating and every computer player (``computer``), best first (highest rating, then
+    smallest deviation, then name).  An unknown game: 404."""
     rows = await asyncio.to_thread(standing.board, _game(game))
     return [row.as_dict() for row in leaderboard(rows)]
 
 
-@router.get("/api/tables/{table_id}/ratings")
+@router.get("/api/tables/{table_id}/ratings", operation_id="tableRatings", summary="What a match changed in ratings",
+            response_model=list[TableRatingChange], responses=refusals(*API, *STORE))
 async def table_ratings(table_id: str, standing: StandingDep, ratings: RatingsDep) -> list[dict[str, Any]]:
-    """What the finished match at this table changed in each person's rating (empty: not rated)."""
+    """What the finished match at this table changed in each person's rating, with the rating after it and its
+    provisional mark (the match-over notice and the last deal's summary show it).  Empty: not rated (casual,
+    practice, a challenge, no person, not over, or no such table)."""
     await ratings.written()
     changes = await asyncio.to_thread(standing.table_changes, table_id[:32])
     return [{"name": c.name, "game": c.game, "rating": display(c.after).rating, "deviation": display(c.after).deviation,

@@ -31,8 +31,10 @@ MADE_LINKS = {
     "tableAct": {"operationId": "tableAct", "parameters": {"table_id": "$response.body#/table/id"}},
     "playAgain": {"operationId": "playAgain", "parameters": {"table_id": "$response.body#/table/id"}},
     "tableRecord": {"operationId": "tableRecord", "parameters": {"table_id": "$response.body#/table/id"}},
+    "tableRatings": {"operationId": "tableRatings", "parameters": {"table_id": "$response.body#/table/id"}},
 }
-"""Where a new table leads (OpenAPI links: its info, a seat's view, joining, moves, play again, its record)."""
+"""Where a new table leads (OpenAPI links: its info, a seat's view, joining, moves, play again, its record, what
+its match changed in ratings)."""
 
 
 @router.post("/api/tables", status_code=201, operation_id="createTable",

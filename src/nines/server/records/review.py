@@ -20,9 +20,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
-import select
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -34,6 +32,7 @@ from ...games.contract import Reason
 from ...review import ReviewError, Solvers, review_deal
 from ...review.discards import review_rummy_deal
 from ..logs import log
+from ..runtime import watch_server
 from ..store.database import Store
 from ..store.people import ReviewStat
 from ..tables.table import Table, TableError
@@ -138,28 +137,7 @@ def start_worker(server: int) -> None:
     benchmark's memory split): a worker waiting for its next job never noticed the server go (the pool's
     queues are pickled to each worker whole, both ends, so no end of file comes)."""
     yield_to_play()
-    threading.Thread(target=_end_with, args=(server,), name="nines-end-with-server", daemon=True).start()
-
-
-def _end_with(server: int) -> None:
-    try:
-        ended = os.pidfd_open(server)  # readable once the process has ended (Linux 5.3 on)
-    except (AttributeError, OSError):  # elsewhere: look every second
-        while _alive(server):
-            time.sleep(1.0)
-    else:
-        select.select([ended], [], [])
-    os._exit(0)  # the server is gone: nobody waits for this worker's answers
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - someone else's process has the number: it is alive
-        return True
-    return True
+    watch_server(server)
 
 
 def run_job(job: ReviewJob) -> dict[str, Any]:

@@ -13,11 +13,10 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import secrets
-import time
 from collections import OrderedDict
 from typing import Any
 
-from ...challenge import CHALLENGE_PRESET, CHALLENGES, challenge_over, day_secret, deal_results, standings
+from ...challenge import CHALLENGE_PRESET, CHALLENGES, challenge_over, day_secret, deal_results
 from ...games import get_game
 from ...games.contract import Reason, options_to_dict
 from ...randomness import MatchSecret
@@ -28,12 +27,10 @@ from ..store.database import StoredSeat, StoreUnavailable
 from ..store.standing import ChallengeEntry, Standing
 from ..wire.messages import ErrorCode, Seated
 from .claims import claim_url, new_claim
+from .standings import DayStandings, WorkedOut
 from .table import Table, TableError, hash_token
 
 __all__ = ["Challenges", "Ratings", "stood_in_seats"]
-
-STANDINGS_FRESH_S = 2.0
-"""How long a day's standings are served as worked out (a finished entry on this process refreshes them)."""
 
 SECRET_UNTIL_PLAYED = Reason(
     "server.challenge_secret",
@@ -49,7 +46,7 @@ class Challenges:
         self._days: OrderedDict[str, tuple[str, str] | None] = OrderedDict()  # table id -> (day, game) or None
         self._writing: set[asyncio.Task[None]] = set()
         self._counted: dict[str, tuple[int, bool]] = {}  # table id -> (deals finished, challenge over) written
-        self._standings: dict[tuple[str, str], tuple[float, list[dict[str, Any]]]] = {}  # (day, game) -> (when, rows)
+        self.day_standings = DayStandings(standing)
 
     def today(self) -> str:
         return self.config.today().isoformat()
@@ -186,7 +183,7 @@ class Challenges:
                 if day is not None and person:
                     await asyncio.to_thread(self.standing.set_results, day[0], day[1], person, results, done)
                     if done:
-                        self._standings.pop(day, None)  # a new finished entry: the standings are worked out again
+                        self.day_standings.changed(*day)  # a new finished entry: the standings are worked out again
             except StoreUnavailable as error:
                 log.warning("challenge.not_written", table=table.id, error=str(error))
                 self._counted.pop(table.id, None)
@@ -201,21 +198,11 @@ class Challenges:
         while self._writing:
             await asyncio.wait(list(self._writing))
 
-    async def standings(self, day: str, game: str) -> list[dict[str, Any]]:
-        """The day's standings, worked out at most every :data:`STANDINGS_FRESH_S` (sooner once an entry of the
-        day finishes on this process): with thousands of entries, a page's every request would otherwise read
-        and score them all."""
+    async def standings(self, day: str, game: str) -> WorkedOut:
+        """The day's standings (:class:`~.standings.DayStandings`): after this process's finished entries are written,
+        kept ones, or worked out in a thread once for all the requests asking meanwhile."""
         await self.written()
-        kept = self._standings.get((day, game))
-        now = time.monotonic()
-        if kept is not None and now - kept[0] < STANDINGS_FRESH_S:
-            return kept[1]
-        results = await asyncio.to_thread(self.standing.day_results, day, game)
-        rows = [score.as_dict() for score in standings(results)]
-        self._standings[(day, game)] = (now, rows)
-        for key in [k for k in self._standings if k[0] < day]:
-            del self._standings[key]
-        return rows
+        return await self.day_standings.get(day, game)
 
 
 def stood_in_seats(table: Table) -> set[str]:

@@ -54,6 +54,8 @@ export const W = {
   dealsReviewed: { en: "Deals reviewed", fr: "Donnes analysées" },
   lostPerDeal: { en: "Tricks lost per deal", fr: "Levées perdues par donne" },
   ratingChange: { en: "Rating: {rating} ({change})", fr: "Cote : {rating} ({change})" },
+  provisionalMark: { en: "{text}, provisional", fr: "{text}, provisoire" },
+  ratingsAfter: { en: "Ratings after the match", fr: "Cotes après la partie" },
 };
 
 export function fmt(text, params) {
@@ -78,9 +80,50 @@ export async function getJSON(path) {
   return data;
 }
 
-// Under the "match over" notice: the rating change of each person (fetched once per table), and at a table of
-// the daily challenge a link to the day's standings.
-const shown = new Map();
+// Under the "match over" notice and in the last deal's summary: the rating change of each person (asked for once
+// per table), and at a table of the daily challenge a link to the day's standings.
+const asked = new Map();
+
+function changesOf(tableId) {
+  // the match was rated in a task of its own, which the server waits for before it answers
+  if (!asked.has(tableId)) {
+    asked.set(tableId, getJSON(`/api/tables/${encodeURIComponent(tableId)}/ratings`).catch(() => { asked.delete(tableId); return []; }));
+  }
+  return asked.get(tableId);
+}
+
+function rated(table) {
+  return table.status === "over" && table.preset !== "challenge" && table.seats.some((seat) => seat.kind === "human");
+}
+
+export function ratingChangeText(change) {
+  const text = fmt(pickText(W.ratingChange), { rating: change.rating, change: signed(change.change) });
+  return `${change.name} — ${change.provisional ? fmt(pickText(W.provisionalMark), { text }) : text}`;
+}
+
+// Each person's rating change as lines (class rating-change) filled in when the answer comes: empty for a match
+// that was not rated (casual, practice, a challenge, computer players only).
+export function ratingChanges(tableId, table, { heading = false } = {}) {
+  const box = document.createElement("div");
+  box.className = "rating-changes";
+  if (!rated(table)) return box;
+  changesOf(tableId).then((changes) => {
+    if (!changes.length) return;
+    if (heading) {
+      const title = document.createElement("h3");
+      title.textContent = pickText(W.ratingsAfter);
+      box.append(title);
+    }
+    for (const c of changes) {
+      const line = document.createElement("p");
+      line.className = "rating-change";
+      line.dataset.name = c.name;
+      line.textContent = ratingChangeText(c);
+      box.append(line);
+    }
+  });
+  return box;
+}
 
 export function afterMatch(tableId, game, table) {
   const box = document.createElement("div");
@@ -93,20 +136,7 @@ export function afterMatch(tableId, game, table) {
     link.textContent = pickText(W.standings);
     box.append(link);
   }
-  const fill = (changes) => {
-    for (const c of changes) {
-      const line = document.createElement("p");
-      line.className = "rating-change";
-      line.textContent = `${c.name} — ${fmt(pickText(W.ratingChange), { rating: c.rating, change: signed(c.change) })}`;
-      box.append(line);
-    }
-  };
-  if (shown.has(tableId)) fill(shown.get(tableId));
-  else if (table.preset !== "challenge" && table.seats.some((seat) => seat.kind === "human")) {
-    // the match was rated in a task of its own: asked a moment after the end, once
-    setTimeout(() => getJSON(`/api/tables/${encodeURIComponent(tableId)}/ratings`)
-      .then((changes) => { shown.set(tableId, changes); fill(changes); }).catch(() => {}), 300);
-  }
+  box.append(ratingChanges(tableId, table));
   return box;
 }
 

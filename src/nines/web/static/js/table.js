@@ -12,7 +12,7 @@ import { claimFromAddress, offerSeat } from "./seating.js";
 import { TurnClock, againActions, deviceLinkRow, onAgain, showDeviceLink, standInMark, standInNotice } from "./life.js";
 import { SPEEDS } from "./setup.js";
 import { playerLabel } from "./labels.js";
-import { afterMatch } from "./standing.js";
+import { afterMatch, ratingChanges } from "./standing.js";
 import { errorText, hintText, refusalText } from "./refusals.js";
 import { loadReview, reviewPanel, reviewTitle, stepValues } from "./review.js";
 import { someoneDid } from "./moves.js";
@@ -483,7 +483,11 @@ export class TableShell {
     const chosen = deal || this.renderer.previousDeal(this.message.view);
     if (!chosen) return;
     const ctx = this.context();
-    const body = h("div", {}, this.renderer.summary(chosen, ctx), reviewPanel(this.tableId, chosen.number, null, { who: Object.assign((seat) => ctx.seatLabel(seat), { you: ctx.you }) }));
+    const { table, view } = this.message;
+    // the last deal of a finished match: what the match changed in each person's rating too
+    const last = table.status === "over" && chosen.number === this.renderer.previousDeal(view)?.number;
+    const body = h("div", {}, this.renderer.summary(chosen, ctx), last ? ratingChanges(this.tableId, table, { heading: true }) : null,
+      reviewPanel(this.tableId, chosen.number, null, { who: Object.assign((seat) => ctx.seatLabel(seat), { you: ctx.you }) }));
     const dialog = openDialog(t("table.summary"), body, {
       closeLabel: t("summary.continue"), className: "summary-dialog", onClose: () => setTimeout(() => this.focusHand(), 0),
     });
