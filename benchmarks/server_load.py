@@ -87,7 +87,8 @@ finally:
 class Server:
     """``nines serve`` on a free loopback port."""
 
-    def __init__(self, database_url: str, redis_url: str | None, folder: Path, profile: Path | None = None) -> None:
+    def __init__(self, database_url: str, redis_url: str | None, folder: Path, profile: Path | None = None,
+                 options: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         # under cProfile (--profile): the event loop thread's CPU time per function are written when the server stops
         start = ["-c", PROFILED.format(out=str(profile / f"server-{self.port}.prof")), "serve"] if profile else ["-m", "nines.cli", "serve"]
@@ -95,6 +96,7 @@ class Server:
                    "--bot-delay", "0", "--log-level", "warning"]
         if redis_url:
             command += ["--redis-url", redis_url]
+        command += options  # more `nines serve` options (a later --bot-delay replaces the one above)
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         self.log = open(folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in close()
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=folder)
