@@ -101,16 +101,20 @@ class Server:
         self.log = open(folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in close()
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=folder)
         deadline = time.monotonic() + 120
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: see {self.log.name}")
-            try:
-                httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the server did not answer") from None
-                time.sleep(0.2)
+        try:
+            while True:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited: see {self.log.name}")
+                try:
+                    httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the server did not answer") from None
+                    time.sleep(0.2)
+        except BaseException:
+            self.close()  # a server that never answered is stopped too (it was left running, and its workers)
+            raise
 
     def memory_mb(self) -> tuple[float, float]:
         """Resident memory now and at its peak (MB, from /proc), with its worker processes (their peaks
