@@ -110,10 +110,14 @@ def fill_day(database_url: str, day: str, game: str, entries: int, seed: int) ->
 @dataclass
 class Figures:
     acks: list[float] = field(default_factory=list)  # seconds, the people's moves in the measured window
+    acks_at: list[float] = field(default_factory=list)  # when each of those acknowledgements came
     starts: list[float] = field(default_factory=list)  # seconds, each POST /api/challenge/{game}
     moves: int = 0  # moves made at the people's tables in the measured window (seen by their sockets)
     refusals: int = 0
     playing: int = 0  # people whose socket is open now
+    people: int = 0
+    seated: int = 0  # people whose socket has opened (or who failed before)
+    all_seated_at: float | None = None  # when the last person's socket opened
     finished: int = 0  # challenges played to the end
     failed: list[str] = field(default_factory=list)
     measuring: bool = False
@@ -125,6 +129,7 @@ async def person(n: int, server: Server, game: str, arrive_at: float, stop_at: f
     await asyncio.sleep(max(0.0, arrive_at - time.monotonic()))
     rng = random.Random(seed * 100_003 + n)
     me = address(n)
+    seated = False
     try:
         # a name of its own (new: the answer sets its cookie), and the day's challenge table of that name
         # verify=False: plain HTTP on loopback, and a transport's default TLS context loads the CA bundle (76 ms of
@@ -135,11 +140,13 @@ async def person(n: int, server: Server, game: str, arrive_at: float, stop_at: f
             response = await http.post(f"http://127.0.0.1:{server.port}/api/challenge/{game}", json={"name": f"person-{n:04d}"})
             figures.starts.append(time.monotonic() - asked)
             response.raise_for_status()
-            seated = response.json()
-        async with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{seated['table']['id']}", local_addr=(me, 0),
+            given = response.json()
+        async with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{given['table']['id']}", local_addr=(me, 0),
                            max_size=None, open_timeout=120) as ws:
-            await ws.send(json.dumps({"type": "hello", "seat": seated["seat"], "token": seated["token"]}))
+            await ws.send(json.dumps({"type": "hello", "seat": given["seat"], "token": given["token"]}))
             figures.playing += 1
+            seated = True
+            seat_done(figures)
             try:
                 if await play(ws, rng, figures, stop_at):
                     figures.finished += 1
@@ -147,6 +154,15 @@ async def person(n: int, server: Server, game: str, arrive_at: float, stop_at: f
                 figures.playing -= 1
     except (httpx.HTTPError, OSError, ConnectionClosed) as error:
         figures.failed.append(f"person {n}: {type(error).__name__}: {error}"[:300])
+        if not seated:
+            seat_done(figures)
+
+
+def seat_done(figures: Figures) -> None:
+    """One more person's socket open (or their start failed): the time the last of them sat down is kept."""
+    figures.seated += 1
+    if figures.seated == figures.people:
+        figures.all_seated_at = time.monotonic()
 
 
 async def play(ws: Any, rng: random.Random, figures: Figures, stop_at: float) -> bool:
@@ -162,6 +178,7 @@ async def play(ws: Any, rng: random.Random, figures: Figures, stop_at: float) ->
                 if kind == "ack":
                     if figures.measuring:
                         figures.acks.append(time.monotonic() - sent)
+                        figures.acks_at.append(time.monotonic())
                     continue
                 if kind == "error":
                     figures.refusals += 1
@@ -205,12 +222,13 @@ class Load:
     server_split_s: tuple[float, float, float]  # the server's CPU in it: event loop, other threads, workers
     client_cpu_s: float
     playing_at_start: int
+    opened: float  # when the measured window began (time.monotonic)
     memory_mb: tuple[float, float]
     health: dict[str, Any]
 
 
 async def drive(server: Server, args: argparse.Namespace) -> Load:
-    figures = Figures()
+    figures = Figures(people=args.people)
     started = time.monotonic()
     window_at = started + args.ramp
     stop_at = window_at + args.seconds
@@ -234,7 +252,7 @@ async def drive(server: Server, args: argparse.Namespace) -> Load:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return Load(figures, seconds, split, client_cpu, playing_at_start, memory, health)
+    return Load(figures, seconds, split, client_cpu, playing_at_start, opened, memory, health)
 
 
 # -- the standings ----------------------------------------------------------------------------------
@@ -301,6 +319,11 @@ def report(args: argparse.Namespace, load: Load) -> None:
     print(f"moves: {f.moves} in {load.seconds:.1f} s = {f.moves / max(1e-9, load.seconds):.1f} moves/s (all moves: the"
           f" people's and the computer players'); refusals {f.refusals}")
     print(f"acknowledgement of a person's move ({len(f.acks)} moves): {milliseconds(f.acks)}")
+    if f.all_seated_at is not None and f.all_seated_at > load.opened:
+        # the arrivals' requests (each a table made, several database writes) are over: the steady state
+        later = [a for a, at in zip(f.acks, f.acks_at, strict=True) if at >= f.all_seated_at]
+        print(f"  after everyone was seated ({f.all_seated_at - load.opened:.1f} s into the window; {len(later)} moves):"
+              f" {milliseconds(later)}")
     print(f"server CPU a move: {1000 * cpu / moves:.2f} ms (event loop {1000 * loop / moves:.2f} / other threads, the"
           f" computer players' {1000 * threads / moves:.2f} / review workers {1000 * workers / moves:.2f});"
           f" cores busy: server {cpu / max(1e-9, load.seconds):.2f}, this script {load.client_cpu_s / max(1e-9, load.seconds):.2f}")
