@@ -301,6 +301,14 @@ def standings(server: Server, game: str, day: str, entries: int, requests: int) 
 # -- the run ------------------------------------------------------------------------------------------
 
 
+def machine() -> str:
+    """How fast this machine runs Python now (as challenge_standings.py says it): a shared machine drifts."""
+    started = time.perf_counter()
+    sum(i * i for i in range(1_000_000))
+    return (f"load average {os.getloadavg()[0]:.1f}, a million-step Python loop in {1000 * (time.perf_counter() - started):.0f} ms"
+            " (about 50 ms on an idle core)")
+
+
 def milliseconds(values: list[float]) -> str:
     if not values:
         return "none"
@@ -340,6 +348,17 @@ def report(args: argparse.Namespace, load: Load) -> None:
         print(f"  {line}")
 
 
+def print_standings(s: dict[str, Any], game: str, day: str) -> None:
+    print(f"standings (GET /api/challenge/{game}/{day}, {s['rows']} finished entries, {s['bytes'] / 1000:.0f} kB):"
+          f" cold first request {s['cold']:.1f} ms (after {s['waited']:.0f} s waiting for the server to go quiet: it was"
+          f" using {s['server_busy']:.2f} cores)")
+    timed = [v / 1000 for v in s["back_to_back"]]
+    print(f"  {len(timed)} back to back (kept by the server up to {s['fresh_s']:.0f} s): {milliseconds(timed)}")
+    if s["spaced"]:
+        timed = [v / 1000 for v in s["spaced"]]
+        print(f"  {len(timed)} each {s['fresh_s'] + 0.1:.1f} s after the last (worked out each time): {milliseconds(timed)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--people", type=int, default=300)
@@ -348,8 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ramp", type=float, default=5, help="seconds over which the people arrive")
     parser.add_argument("--bot-delay-ms", type=int, default=DEFAULT_BOT_DELAY_MS,
                         help="the computer players' pause before each move (default: nines serve's)")
-    parser.add_argument("--standings-entries", type=int, default=10_000, help="finished entries the day is given")
-    parser.add_argument("--standings-requests", type=int, default=20, help="standings requests timed each way")
+    parser.add_argument("--standings-entries", type=int, default=10_000, help="finished entries the day is given (0: none)")
+    parser.add_argument("--standings-requests", type=int, default=20, help="standings requests timed each way (0: none)")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=Path, help="run the server under cProfile, writing server-PORT.prof here "
@@ -363,9 +382,10 @@ def main(argv: list[str] | None = None) -> int:
         day = dt.datetime.now(dt.UTC).date().isoformat()  # the server's day: nines serve has no option for another
         print(f"the daily challenge of {args.game} ({CHALLENGES[args.game].deals} deals, computer players"
               f" {CHALLENGES[args.game].bot}, {args.bot_delay_ms} ms pause), {args.database}, one server process;"
-              f" {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
-        filled_s = fill_day(url, day, args.game, args.standings_entries, args.seed)
-        print(f"{args.standings_entries} finished entries written for {day} in {filled_s:.1f} s", flush=True)
+              f" {os.cpu_count()} cores; at the start: {machine()}", flush=True)
+        if args.standings_entries:
+            filled_s = fill_day(url, day, args.game, args.standings_entries, args.seed)
+            print(f"{args.standings_entries} finished entries written for {day} in {filled_s:.1f} s", flush=True)
         # --away: nobody leaves during the load, and after it a stand-in taking the seats the people left (60 s
         # later by default) would play on while the standings are timed
         options = ("--bot-delay", str(args.bot_delay_ms / 1000), "--away", "3600")
@@ -375,16 +395,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"the server's day is {told}, the entries were written for {day} (midnight UTC): run it again")
         load = asyncio.run(drive(server, args))
         report(args, load)
-        s = standings(server, args.game, day, args.standings_entries, args.standings_requests)
-        print(f"standings (GET /api/challenge/{args.game}/{day}, {s['rows']} finished entries, {s['bytes'] / 1000:.0f} kB):"
-              f" cold first request {s['cold']:.1f} ms (after {s['waited']:.0f} s waiting for the server to go quiet: it was"
-              f" using {s['server_busy']:.2f} cores)")
-        timed = [v / 1000 for v in s["back_to_back"]]
-        print(f"  {len(timed)} back to back (kept by the server up to {s['fresh_s']:.0f} s): {milliseconds(timed)}")
-        if s["spaced"]:
-            timed = [v / 1000 for v in s["spaced"]]
-            print(f"  {len(timed)} each {s['fresh_s'] + 0.1:.1f} s after the last (worked out each time): {milliseconds(timed)}")
-        print(f"load average {os.getloadavg()[0]:.1f} at the end", flush=True)
+        if args.standings_requests:
+            print_standings(standings(server, args.game, day, args.standings_entries, args.standings_requests), args.game, day)
+        print(f"at the end: {machine()}", flush=True)
     finally:
         if server is not None:
             server.close()
