@@ -25,6 +25,7 @@ resident memory, challenges finished; then the standings' times.  The script sha
 server: its own CPU is printed too.
 
     python benchmarks/challenge_load.py [--people 300] [--game neuf] [--seconds 60] [--standings-entries 10000]
+    python benchmarks/challenge_load.py --people 0 --ramp 0 --seconds 1     # the standings alone
 
 Targets (issue 29): acknowledgement p99 under 150 ms; standings under 50 ms with 10,000 finished entries.
 """
