@@ -87,7 +87,8 @@ finally:
 class Server:
     """``nines serve`` on a free loopback port."""
 
-    def __init__(self, database_url: str, redis_url: str | None, folder: Path, profile: Path | None = None) -> None:
+    def __init__(self, database_url: str, redis_url: str | None, folder: Path, profile: Path | None = None,
+                 options: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         # under cProfile (--profile): the event loop thread's CPU time per function are written when the server stops
         start = ["-c", PROFILED.format(out=str(profile / f"server-{self.port}.prof")), "serve"] if profile else ["-m", "nines.cli", "serve"]
@@ -96,20 +97,25 @@ class Server:
                    "--no-anchor"]  # no computer players' anchor matches in the background while measuring
         if redis_url:
             command += ["--redis-url", redis_url]
+        command += options  # more `nines serve` options (a later --bot-delay replaces the one above)
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         self.log = open(folder / f"server-{self.port}.log", "w")  # noqa: SIM115 - closed in close()
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=folder)
         deadline = time.monotonic() + 120
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: see {self.log.name}")
-            try:
-                httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the server did not answer") from None
-                time.sleep(0.2)
+        try:
+            while True:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited: see {self.log.name}")
+                try:
+                    httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the server did not answer") from None
+                    time.sleep(0.2)
+        except BaseException:
+            self.close()  # a server that never answered is stopped too (it was left running, and its workers)
+            raise
 
     def memory_mb(self) -> tuple[float, float]:
         """Resident memory now and at its peak (MB, from /proc), with its worker processes (their peaks
