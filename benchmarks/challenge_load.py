@@ -59,7 +59,7 @@ from server_load import PostgresCluster, Server, address, patched, percentile, p
 from nines.challenge import CHALLENGES
 from nines.server.store.database import Store
 from nines.server.store.standing import ChallengeEntry, Standing
-from nines.server.tables import challenges as server_challenges
+from nines.server.tables.standings import STANDINGS_FRESH_S
 
 # the pace of computer players `nines serve` uses unless told otherwise (its --bot-delay)
 DEFAULT_BOT_DELAY_MS = 900
@@ -274,7 +274,7 @@ def quiet(server: Server, most_s: float = 30.0) -> tuple[float, float]:
 def standings(server: Server, game: str, day: str, entries: int, requests: int) -> dict[str, Any]:
     """The day's standings from a client: the cold first request, back to back, each after the server's kept
     standings have grown old; milliseconds, and how busy the server was meanwhile."""
-    fresh_s = float(getattr(server_challenges, "STANDINGS_FRESH_S", 0.0))
+    fresh_s = STANDINGS_FRESH_S
     url = f"http://127.0.0.1:{server.port}/api/challenge/{game}/{day}"
     waited, server_busy = quiet(server)
     with httpx.Client(transport=httpx.HTTPTransport(local_address=address(1999), verify=False), timeout=120, trust_env=False) as http:
