@@ -13,6 +13,17 @@ from starlette.testclient import TestClient
 from nines.server.wire import delta
 
 
+def another_browser(client: TestClient) -> TestClient:
+    """Another browser on the same running app: a cookie jar of its own, the app's own event loop.
+
+    A second ``TestClient`` left to itself runs each request on an event loop of its own: a request that waits
+    for something of the app's loop (a table's lock another task holds) is then woken from the wrong loop and
+    hangs for ever (``test_a_seat_link_not_opened_in_time_seats_nobody`` hung so in a whole-suite run)."""
+    other = TestClient(client.app)
+    other.portal = client.portal
+    return other
+
+
 def create_table(client: TestClient, game: str, seats: dict[str, Any], **extra: Any) -> dict[str, Any]:
     body = {"game": game, "seats": seats, **extra}
     response = client.post("/api/tables", json=body)

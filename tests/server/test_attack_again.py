@@ -19,11 +19,11 @@ from nines.server.guard.limits import Limits
 from nines.server.tables.seats import Seats
 from nines.server.tables.table import Seat
 
-from .helpers import Socket, create_table
+from .helpers import Socket, another_browser, create_table
 
 
 def _browser(client: TestClient) -> TestClient:
-    return TestClient(client.app)
+    return another_browser(client)
 
 
 def test_a_stranger_with_the_new_invitation_cannot_take_the_seat_of_someone_still_deciding(client: TestClient) -> None:

@@ -31,7 +31,7 @@ from nines.server.guard.limits import Limits
 from nines.server.tables.claims import claim_expired, new_claim
 
 from ..services import ServerProcess
-from .helpers import create_table, me_and_bots
+from .helpers import another_browser, create_table, me_and_bots
 
 BOUND_S = 30.0
 
@@ -48,14 +48,14 @@ def test_a_seat_link_not_opened_in_time_seats_nobody(make_client: Callable[..., 
         seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"))
         table_id = seated["table"]["id"]
         claim = parse_qs(urlsplit(seated["url"]).query)["claim"][0]
-        other = TestClient(client.app)
+        other = another_browser(client)
         refused = other.post(f"/api/tables/{table_id}/claim", json={"claim": claim})
         assert refused.status_code == 403, refused.text  # before: 200, the seat moved to the other browser
         assert refused.json()["key"] == "server.claim_expired"
     with make_client() as client:  # within its time, a link works once
         seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"))
         claim = parse_qs(urlsplit(seated["url"]).query)["claim"][0]
-        assert TestClient(client.app).post(f"/api/tables/{seated['table']['id']}/claim", json={"claim": claim}).status_code == 200
+        assert another_browser(client).post(f"/api/tables/{seated['table']['id']}/claim", json={"claim": claim}).status_code == 200
 
 
 @pytest.fixture(scope="module")

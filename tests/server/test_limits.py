@@ -20,7 +20,7 @@ from nines.server.wire.messages import ErrorCode
 from nines.server.wire.sockets import SocketConnection
 
 from ..waiting import until, wait_until
-from .helpers import Socket, create_table, me_and_bots, state_of, wait_for
+from .helpers import Socket, another_browser, create_table, me_and_bots, state_of, wait_for
 
 SEATS = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
 
@@ -165,7 +165,7 @@ def test_names_in_any_script_are_welcome(client: TestClient, name: str) -> None:
 
 def test_a_name_and_its_normalized_look_alikes_have_one_owner(client: TestClient) -> None:
     assert client.post("/api/people", json={"name": "Alice"}).status_code == 200
-    other = TestClient(client.app)
+    other = another_browser(client)
     for alike in ("alice", "ALICE", "\uff21lice"):  # a fullwidth A: NFKC makes it A
         refused = other.post("/api/people", json={"name": alike})
         assert refused.status_code == 409 and "belongs to someone else" in refused.json()["message"], alike
@@ -363,7 +363,7 @@ def test_a_table_nobody_else_joined_can_be_cancelled_and_frees_its_place(make_cl
         made = client.post("/api/tables", json={"game": "neuf", "seats": waiting}).json()
         table_id, token = made["table"]["id"], made["token"]
         assert client.post("/api/tables", json={"game": "neuf", "seats": waiting}).status_code == 429
-        stranger = TestClient(client.app)
+        stranger = another_browser(client)
         assert stranger.delete(f"/api/tables/{table_id}", headers={"X-Nines-Seat": "S", "X-Nines-Token": "x" * 24}).status_code == 403
         with Socket(client, table_id, "S", token) as sock:
             sock.next_state()

@@ -13,15 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.testclient import TestClient
 
-from .helpers import Socket, create_table, me_and_bots
+from .helpers import Socket, another_browser, create_table, me_and_bots
 
 TABLE = json.loads((Path(__file__).resolve().parents[2] / "src" / "nines" / "web" / "static" / "refusals.json").read_text(encoding="utf-8"))
-
-
-def other_browser(client: TestClient) -> TestClient:
-    other = TestClient(client.app)
-    other.portal = client.portal  # share the running app's event loop
-    return other
 
 
 def sayable(body: dict[str, Any], key: str) -> None:
@@ -38,7 +32,7 @@ def test_the_refusals_of_seats_names_and_links_say_which(client: TestClient) -> 
     table_id = seated["table"]["id"]
     join = f"/api/tables/{table_id}/join"
     assert client.post(join, json={"seat": "E", "invite": seated["invite"]}).status_code == 200
-    late = other_browser(client)
+    late = another_browser(client)
     taken = late.post(join, json={"seat": "E", "invite": seated["invite"]})
     assert taken.status_code == 409
     sayable(taken.json(), "server.seat_taken_open")

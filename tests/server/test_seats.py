@@ -8,18 +8,11 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.testclient import TestClient
 
-from .helpers import Socket, create_table, me_and_bots
+from .helpers import Socket, another_browser, create_table, me_and_bots
 
 
 def claim_of(url: str) -> str:
     return parse_qs(urlsplit(url).query)["claim"][0]
-
-
-def browser(client: TestClient) -> TestClient:
-    """Another browser on the same server: its own cookie jar."""
-    other = TestClient(client.app)
-    other.portal = client.portal  # share the running app's event loop
-    return other
 
 
 def test_the_one_time_url_seats_the_first_browser_and_a_copied_address_watches(client: TestClient) -> None:
@@ -34,7 +27,7 @@ def test_the_one_time_url_seats_the_first_browser_and_a_copied_address_watches(c
     with Socket(client, table_id, cookies=True) as ann:
         assert ann.next_state()["you"] == "S"
     # the table's address opened in another browser is a spectator's; the used url is refused clearly
-    other = browser(client)
+    other = another_browser(client)
     with Socket(other, table_id, cookies=True) as copy:
         assert copy.next_state()["you"] is None
     used = other.post(f"/api/tables/{table_id}/claim", json={"claim": claim_of(url)})
@@ -48,7 +41,7 @@ def test_moving_a_seat_to_another_device_works_once(client: TestClient) -> None:
     seated = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S"), name="Ann")
     table_id = seated["table"]["id"]
     client.post(f"/api/tables/{table_id}/claim", json={"claim": claim_of(seated["url"])})
-    phone = browser(client)
+    phone = another_browser(client)
     with Socket(client, table_id, cookies=True) as laptop:
         assert laptop.next_state()["you"] == "S"
         laptop.send({"type": "device_link"})
@@ -69,7 +62,7 @@ def test_a_used_invitation_says_the_seat_is_taken_and_offers_the_others(client: 
     table_id = seated["table"]["id"]
     first = client.post(f"/api/tables/{table_id}/join", json={"seat": "E", "invite": seated["invite"]})
     assert first.status_code == 200 and f"Path=/ws/tables/{table_id}" in first.headers["set-cookie"]
-    late = browser(client).post(f"/api/tables/{table_id}/join", json={"seat": "E", "invite": seated["invite"]})
+    late = another_browser(client).post(f"/api/tables/{table_id}/join", json={"seat": "E", "invite": seated["invite"]})
     assert late.status_code == 409
     message = late.json()["message"]
     assert "seat E has already been taken" in message and "watch" in message and "open seat: S" in message
@@ -78,7 +71,7 @@ def test_a_used_invitation_says_the_seat_is_taken_and_offers_the_others(client: 
 def test_a_name_belongs_to_the_first_browser_that_uses_it(client: TestClient) -> None:
     assert client.post("/api/people", json={"name": "Zoé"}).status_code == 200
     assert client.post("/api/people", json={"name": "Zoé"}).status_code == 200  # the same browser, again
-    other = browser(client)
+    other = another_browser(client)
     refused = other.post("/api/people", json={"name": "Zoé"})
     assert refused.status_code == 409 and "belongs to someone else" in refused.json()["message"]
     body = {"game": "neuf", "seats": me_and_bots(["S", "W", "E"], "S"), "name": "Zoé"}
@@ -91,7 +84,7 @@ def test_play_again_seats_everyone_who_accepts(client: TestClient) -> None:
     seated = create_table(client, "neuf", seats, name="Ann", options={"start_score": 1}, away_s=1, bot_delay_ms=0, clock_s=30,
                           public=True)
     table_id = seated["table"]["id"]
-    bea = browser(client)
+    bea = another_browser(client)
     friend = bea.post(f"/api/tables/{table_id}/join", json={"seat": "W", "invite": seated["invite"], "name": "Bea"}).json()
     # nobody plays: with a clock the table goes on, stand-ins deciding for both (away after a second)
     with Socket(client, table_id) as watcher:
