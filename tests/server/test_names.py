@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 from nines.server.guard.limits import Limits
 from nines.server.http.names import CODE_ALPHABET, read_code
 
-from .test_refusal_words import other_browser, sayable
+from .helpers import another_browser
+from .test_refusal_words import sayable
 
 START = dt.datetime(2026, 12, 7, 12, 0, 0, tzinfo=dt.UTC).replace(tzinfo=None)  # naive UTC, as the database keeps it
 
@@ -62,7 +63,7 @@ def make_code(browser: TestClient, name: str) -> str:
 @pytest.mark.databases
 def test_a_code_takes_the_name_to_a_second_browser_and_both_hold_it(client: TestClient, clock: Clock) -> None:
     assert client.post("/api/people", json={"name": "Ann"}).status_code == 200
-    phone = other_browser(client)
+    phone = another_browser(client)
     refused = phone.post("/api/people", json={"name": "Ann"})
     assert refused.status_code == 409 and refused.json()["key"] == "server.name_owned"
     assert not holds(phone, "Ann")
@@ -93,7 +94,7 @@ def test_a_code_takes_the_name_to_a_second_browser_and_both_hold_it(client: Test
 def test_a_code_works_once(client: TestClient, clock: Clock) -> None:
     client.post("/api/people", json={"name": "Ann"})
     code = make_code(client, "Ann")
-    phone, laptop = other_browser(client), other_browser(client)
+    phone, laptop = another_browser(client), another_browser(client)
     assert phone.post("/api/people/take", json={"code": code}).status_code == 200
     again = laptop.post("/api/people/take", json={"code": code})
     assert again.status_code == 409
@@ -107,9 +108,9 @@ def test_a_code_expires_after_its_minutes(client: TestClient, clock: Clock) -> N
     client.post("/api/people", json={"name": "Ann"})
     early, late = make_code(client, "Ann"), make_code(client, "Ann")
     clock.advance(minutes=9, seconds=59)
-    assert other_browser(client).post("/api/people/take", json={"code": early}).status_code == 200
+    assert another_browser(client).post("/api/people/take", json={"code": early}).status_code == 200
     clock.advance(seconds=1)
-    phone = other_browser(client)
+    phone = another_browser(client)
     expired = phone.post("/api/people/take", json={"code": late})
     assert expired.status_code == 403
     sayable(expired.json(), "server.name_code_expired")
@@ -120,7 +121,7 @@ def test_a_code_expires_after_its_minutes(client: TestClient, clock: Clock) -> N
 def test_a_wrong_code_is_refused_and_a_code_may_be_typed_loosely(client: TestClient, clock: Clock) -> None:
     client.post("/api/people", json={"name": "Ann"})
     code = make_code(client, "Ann")
-    phone = other_browser(client)
+    phone = another_browser(client)
     wrong = "".join(CODE_ALPHABET[(CODE_ALPHABET.index(c) + 1) % len(CODE_ALPHABET)] for c in code)
     for attempt in (wrong, "ABC", "0OIL1OIL", code + "X"):
         refused = phone.post("/api/people/take", json={"code": attempt})
@@ -135,7 +136,7 @@ def test_a_wrong_code_is_refused_and_a_code_may_be_typed_loosely(client: TestCli
 
 def test_only_a_browser_holding_the_name_makes_codes_and_a_name_has_few_waiting(client: TestClient, clock: Clock) -> None:
     client.post("/api/people", json={"name": "Ann"})
-    stranger = other_browser(client)
+    stranger = another_browser(client)
     refused = stranger.post("/api/people/Ann/codes")
     assert refused.status_code == 403
     sayable(refused.json(), "server.name_not_held")
@@ -145,7 +146,7 @@ def test_only_a_browser_holding_the_name_makes_codes_and_a_name_has_few_waiting(
     sayable(many.json(), "server.name_codes_waiting")
     assert many.json()["params"] == {"name": "Ann", "count": 3, "minutes": 10}
     # a code used, or one expired, no longer waits
-    assert other_browser(client).post("/api/people/take", json={"code": codes[0]}).status_code == 200
+    assert another_browser(client).post("/api/people/take", json={"code": codes[0]}).status_code == 200
     make_code(client, "Ann")
     assert client.post("/api/people/Ann/codes").status_code == 429
     clock.advance(minutes=10)
@@ -156,7 +157,7 @@ def test_an_address_tries_a_bounded_number_of_codes(make_client: Callable[..., T
     with limited(make_client, name_tries_per_hour=3) as client:
         client.post("/api/people", json={"name": "Ann"})
         code = make_code(client, "Ann")
-        guesser = other_browser(client)
+        guesser = another_browser(client)
         for _ in range(3):
             assert guesser.post("/api/people/take", json={"code": "22222222"}).status_code == 403
         # the fourth try is refused before the code is looked at: even the right one
@@ -177,7 +178,7 @@ def test_names_that_cannot_be_are_refused_not_looked_up(client: TestClient, cloc
 def test_another_sites_page_cannot_give_its_visitor_a_name(client: TestClient, clock: Clock) -> None:
     client.post("/api/people", json={"name": "Mallory"})
     code = make_code(client, "Mallory")
-    visitor = other_browser(client)
+    visitor = another_browser(client)
     refused = visitor.post("/api/people/take", json={"code": code}, headers={"Origin": "https://evil.example"})
     assert refused.status_code == 403
     sayable(refused.json(), "server.name_origin")

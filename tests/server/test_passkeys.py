@@ -18,8 +18,9 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from starlette.testclient import TestClient
 
+from .helpers import another_browser
 from .test_names import Clock
-from .test_refusal_words import other_browser, sayable
+from .test_refusal_words import sayable
 
 ORIGIN = "http://testserver"  # the test client's requests go to this host
 RP_ID = "testserver"
@@ -100,7 +101,7 @@ def test_a_passkey_brings_the_name_back_to_a_browser_that_lost_it(client: TestCl
     assert register(client, "Ann", key) == {"name": "Ann", "passkeys": 1}
     assert client.get("/api/people/Ann/keys").json() == {"name": "Ann", "held": True, "passkeys": 1}
 
-    fresh = other_browser(client)  # the cookie is lost: a new phone, cleared data
+    fresh = another_browser(client)  # the cookie is lost: a new phone, cleared data
     assert fresh.post("/api/people", json={"name": "Ann"}).status_code == 409
     started = sign_in_options(fresh)
     assert started["options"]["rpId"] == RP_ID and started["options"].get("allowCredentials", []) == []
@@ -111,7 +112,7 @@ def test_a_passkey_brings_the_name_back_to_a_browser_that_lost_it(client: TestCl
     assert client.post("/api/people", json={"name": "Ann"}).status_code == 200  # the first browser keeps it too
 
     # asked by name, the options list the name's passkeys
-    named = sign_in_options(other_browser(client), "Ann")
+    named = sign_in_options(another_browser(client), "Ann")
     assert [c["id"] for c in named["options"]["allowCredentials"]] == [b64(key.credential_id)]
 
 
@@ -119,11 +120,11 @@ def test_a_challenge_answers_once_and_expires(client: TestClient, clock: Clock) 
     client.post("/api/people", json={"name": "Ann"})
     key = SoftAuthenticator()
     register(client, "Ann", key)
-    fresh = other_browser(client)
+    fresh = another_browser(client)
     started = sign_in_options(fresh)
     answer = key.get(started["options"])
     assert fresh.post("/api/passkeys/sign-in", json={"ticket": started["ticket"], "credential": answer}).status_code == 200
-    replayed = other_browser(client).post("/api/passkeys/sign-in", json={"ticket": started["ticket"], "credential": answer})
+    replayed = another_browser(client).post("/api/passkeys/sign-in", json={"ticket": started["ticket"], "credential": answer})
     assert replayed.status_code == 403
     sayable(replayed.json(), "server.passkey_expired")
 
@@ -153,7 +154,7 @@ def test_wrong_origins_unknown_passkeys_and_garbage_are_refused(client: TestClie
     assert other_site.status_code == 403
     register(client, "Ann", key)
 
-    fresh = other_browser(client)
+    fresh = another_browser(client)
     stranger = SoftAuthenticator()
     started = sign_in_options(fresh)
     unknown = fresh.post("/api/passkeys/sign-in", json={"ticket": started["ticket"], "credential": stranger.get(started["options"])})
@@ -178,7 +179,7 @@ def test_a_signature_count_that_goes_back_is_refused(client: TestClient, clock: 
     client.post("/api/people", json={"name": "Ann"})
     key = SoftAuthenticator()
     register(client, "Ann", key)
-    fresh = other_browser(client)
+    fresh = another_browser(client)
     started = sign_in_options(fresh)
     assert fresh.post("/api/passkeys/sign-in", json={"ticket": started["ticket"], "credential": key.get(started["options"])}).status_code == 200
     key.count = 0  # a cloned authenticator answers with a count already seen
