@@ -10,6 +10,7 @@ from .driving import click_first
 
 pytestmark = pytest.mark.browser
 
+FIRST_LEGAL_CODE = "(document.querySelector('.hand.controlled button.card.legal') || {dataset: {}}).dataset.code || null"
 HIDDEN_FREE = "document.querySelectorAll('.hand button.card').length"
 
 
@@ -91,9 +92,10 @@ def test_a_friend_joins_through_the_invitation_and_a_spectator_watches(pages: Pa
         for seat, page in (("S", ann), ("W", bea)):
             if page.locator("[data-action=keep]").count():
                 click_first(page, "[data-action=keep]")
-            legal = page.locator(".hand.controlled button.card.legal")
-            if legal.count():
-                code = legal.first.get_attribute("data-code")
+            # read the card in one step in the page: between a count and a read the hand may redraw
+            # (the other person played), and a locator's read then waits for a card that never comes back
+            code = page.evaluate(FIRST_LEGAL_CODE)
+            if code:
                 if click_first(page, f".hand.controlled button.card.legal[data-code='{code}']"):
                     played[seat].append(code)
         ann.wait_for_timeout(80)
