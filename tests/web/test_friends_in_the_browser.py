@@ -95,9 +95,8 @@ def test_a_friend_joins_through_the_invitation_and_a_spectator_watches(pages: Pa
             # read the card in one step in the page: between a count and a read the hand may redraw
             # (the other person played), and a locator's read then waits for a card that never comes back
             code = page.evaluate(FIRST_LEGAL_CODE)
-            if code:
-                if click_first(page, f".hand.controlled button.card.legal[data-code='{code}']"):
-                    played[seat].append(code)
+            if code and click_first(page, f".hand.controlled button.card.legal[data-code='{code}']"):
+                played[seat].append(code)
         ann.wait_for_timeout(80)
     assert len(played["S"]) >= 3 and len(played["W"]) >= 3
     # once a person is to play (the table waits), both pages are at the same move and show the
