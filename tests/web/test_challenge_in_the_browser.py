@@ -83,6 +83,11 @@ def test_a_challenge_played_to_the_end_then_the_standings(pages: Pages, server: 
     assert page.locator("table.challenge-spread tbody tr").count() == 3
     screenshot(page, f"challenge-standings-{size}", full_page=True)
     assert serious_violations(page) == []
+    # the best result of a deal leads to its play: that table's replay, open at that deal (it led to the JSON record)
+    page.locator("table.challenge-spread tbody tr:nth-child(2) td:last-child a").click()
+    page.wait_for_selector(".replay-felt .felt")
+    assert "/rummy?t=" in page.url and page.url.endswith("&replay=2")
+    assert page.locator("#replay-deal").input_value() == "2"
 
 
 @pytest.mark.parametrize("size", list(SIZES))

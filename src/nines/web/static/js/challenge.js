@@ -74,7 +74,7 @@ function draw() {
         h("td", {}, d.mine === null ? "–" : String(d.mine)),
         h("td", {}, d.place === null ? "–" : fmt(pick(W.placeOf), { place: d.place, count: d.results.length })),
         h("td", {}, d.results.join(" · ")),
-        h("td", {}, d.best ? h("a", { href: `/api/tables/${d.best.table}/record?name=${encodeURIComponent(prefs.name || "")}` }, d.best.name) : "–")))))));
+        h("td", {}, d.best ? h("a", { href: `/${game}?t=${encodeURIComponent(d.best.table)}&replay=${d.deal}` }, d.best.name) : "–")))))));
     const mine = spread.deals.find((d) => d.table);
     if (mine) box.append(h("p", {}, h("a", { href: `/${game}?t=${mine.table}` }, pick(W.review))));
   }

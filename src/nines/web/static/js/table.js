@@ -177,6 +177,8 @@ export class TableShell {
     const params = new URLSearchParams(location.search);
     const join = params.get("join");
     const invite = params.get("invite");
+    // ?replay=N (a link to someone's play, as the challenge's best results): deal N's replay opens once the table shows
+    this.replayWanted = Number(params.get("replay")) || null;
     // a one-time claim in the address is spent before the socket opens: its cookie is the seat
     claimFromAddress(this.tableId).finally(() => {
       if (join && invite) this.offerSeat(join, invite);
@@ -208,6 +210,11 @@ export class TableShell {
     if (previousSeq >= 0 && message.seq !== previousSeq) this.announce();
     this.maybeSummary();
     this.maybeAutoplay();
+    if (this.replayWanted) {
+      const deal = this.replayWanted;
+      this.replayWanted = null;
+      this.showReplay(deal);
+    }
   }
 
   onError(message) {
@@ -595,7 +602,7 @@ export class TableShell {
     });
   }
 
-  async showReplay() {
+  async showReplay(first = 1) {
     const body = h("div", { class: "replay" }, t("replay.loading"));
     openDialog(t("replay.title"), body, { closeLabel: t("summary.continue"), className: "replay-dialog" });
     let data = null;
@@ -637,7 +644,7 @@ export class TableShell {
         h("details", { class: "replay-review", open: true }, h("summary", {}, reviewTitle()), reviewPanel(this.tableId, data.deal, review, { heading: false, who })),
         h("details", { class: "replay-summary" }, h("summary", {}, t("table.summary")), this.renderer.summary(data.record, this.context())));
     };
-    try { await load(1); } catch (error) { body.textContent = errorText(error); }
+    try { await load(first); } catch (error) { body.textContent = errorText(error); }
   }
 
   // -- keyboard ------------------------------------------------------------------------------------
