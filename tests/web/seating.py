@@ -12,6 +12,13 @@ SIZES: dict[str, dict[str, Any]] = {
     "laptop": {"viewport": LAPTOP},
 }
 
+# Each language once at each size, in two runs instead of four: a test whose words do not depend on the screen's
+# width (what a move is called, a sentence's parts) runs these two; one that measures text against the width
+# (nothing cut short) runs all four. French on the phone is the tightest of the four, English on a laptop the
+# most common. (The accessibility checks run the other two: every pair is seen somewhere.)
+LANG_SIZE_PAIRS = [("en", "laptop"), ("fr", "phone")]
+OTHER_LANG_SIZE_PAIRS = [("en", "phone"), ("fr", "laptop")]
+
 SEATS = {
     "neuf": ["S", "W", "E"],
     "elyigit": ["S", "W", "N", "E"],

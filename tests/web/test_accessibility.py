@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import Pages, screenshot
-from .seating import SIZES, open_table
+from .seating import OTHER_LANG_SIZE_PAIRS, SIZES, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -26,8 +26,7 @@ def serious_violations(page: Any) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize(("lang", "size"), OTHER_LANG_SIZE_PAIRS)
 def test_no_serious_violation_on_the_pages_and_at_the_tables(pages: Pages, live_server: Any, lang: str, size: str) -> None:
     """On a phone (touch) and on a laptop: the phone's compact header, toolbar and action bar are checked too."""
     page = pages.new(locale=f"{lang}-CA", **SIZES[size])

@@ -13,7 +13,7 @@ import pytest
 
 from .conftest import Pages, screenshot
 from .driving import click_first, elyigit_step, neuf_step, rummy_step
-from .seating import SIZES, open_table
+from .seating import open_table
 
 pytestmark = pytest.mark.browser
 
@@ -83,8 +83,8 @@ def summary_with_review(reader: Reader, where: str) -> None:
     page.wait_for_function("!document.querySelector('dialog.summary-dialog')")
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("game", ["neuf", "elyigit", "rummy"])
+# each game once, both sizes seen (a word is French or not whatever the width; rummy's crowded table on the phone)
+@pytest.mark.parametrize(("game", "size"), [("neuf", "laptop"), ("elyigit", "phone"), ("rummy", "phone")])
 def test_a_whole_french_match_holds_no_english_word(pages: Pages, live_server: Any, game: str, size: str) -> None:
     page = open_table(pages, live_server, game, size, seed=11 if game == "elyigit" else 7, locale="fr-CA", options=SHORT[game])
     reader = Reader(page)

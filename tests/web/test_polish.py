@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import Pages, screenshot, settle
 from .driving import tap
-from .seating import SIZES, open_table
+from .seating import LANG_SIZE_PAIRS, SIZES, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -68,8 +68,7 @@ def no_glue(text: str) -> None:
     assert not found, f"a sentence glued from parts: {found.group(0)!r} in {text!r}"
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZE_PAIRS)
 def test_words_come_whole_from_the_translation(pages: Pages, live_server: Any, size: str, lang: str) -> None:
     words = WORDS[lang]
     # Le Neuf: South exchanges; while the next seat thinks, the centre holds "your old hand"
@@ -125,8 +124,7 @@ def finished_match(live_server: Any) -> str:
     return created["table"]["id"]
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZE_PAIRS)
 def test_moves_are_said_in_words_not_notation(pages: Pages, live_server: Any, size: str, lang: str) -> None:
     # a stand-in decides for a person whose time ran out: the notice says the move in words
     seated = live_server.api("POST", "/api/tables", {"game": "neuf", "seats": {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"},
@@ -163,8 +161,7 @@ def test_moves_are_said_in_words_not_notation(pages: Pages, live_server: Any, si
 WAITING = {"en": "Waiting for a player at West", "fr": "En attente d'un joueur à la place Ouest"}
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZE_PAIRS)
 def test_a_table_waiting_for_people_offers_no_decision(pages: Pages, live_server: Any, size: str, lang: str) -> None:
     """A table with a seat still open (an invitation not taken, a player asked to play again who has not answered)
     shows no Exchange/Keep, no playable card and no typed move, and says whom it waits for."""
@@ -284,8 +281,7 @@ REVIEW_WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("lang", "size"), LANG_SIZE_PAIRS)
 def test_the_review_speaks_to_the_player(pages: Pages, live_server: Any, size: str, lang: str) -> None:
     """The review in the deal summary says "you" for the person's seat, each trick's winner, the measure of the
     exchange in one sentence, never a list of more than two equal best cards where "any heart" or "any card but" says
