@@ -14,9 +14,9 @@ from ...web import STATIC_DIR
 from ..tables.table import TableError, hash_token
 from ..wire.answers import ChallengeDays, ChallengeDeals, ChallengeSeated, StandingRow
 from ..wire.messages import ErrorCode, Person
-from .deps import NameCounterDep, StoreDep
+from .deps import NameCounterDep
 from .errors import API, BODY, STORE, refusals
-from .seating import own_name
+from .seating import browser_name_secret, name_owned, set_name_cookie
 from .standing_deps import ChallengesDep, StandingDep, names_held
 
 router = APIRouter()
@@ -75,15 +75,20 @@ async def challenge_days(challenges: ChallengesDep) -> dict[str, Any]:
              responses={**refusals(*API, *BODY, *STORE, 403, 404, 409),
                         200: {"description": "The table, the person's seat and its token, a one-time link, the day",
                               "links": SEATED_LINKS}})
-async def play_challenge(game: Game, body: Person, request: Request, response: Response, store: StoreDep,
+async def play_challenge(game: Game, body: Person, request: Request, response: Response,
                          challenges: ChallengesDep, count_name: NameCounterDep) -> dict[str, Any]:
     """Today's challenge table of this person, as a named person (the name becomes this browser's, as
     ``POST /api/people``; another browser's name: 409): ``table``, ``seat``, ``token``, a one-time ``url`` and
     ``day``; the same table on every later call that day (a fresh token and link each time).  An unknown
     game: 404."""
     _challenge(game)
-    await own_name(store, request, response, body.name, count_name)
-    return await challenges.start(game, body.name)
+    secret, fresh = browser_name_secret(request, body.name)
+    seated = await challenges.start(game, body.name, hash_token(secret), count_name)
+    if seated is None:
+        raise name_owned(body.name)
+    if fresh:
+        set_name_cookie(request, response, body.name, secret)
+    return seated
 
 
 @router.get("/api/challenge/{game}/{day}", operation_id="challengeStandings", summary="A day's challenge standings",

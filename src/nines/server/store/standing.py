@@ -21,7 +21,7 @@ from sqlalchemy import Text, cast, func, select
 from sqlalchemy.exc import IntegrityError
 
 from ...ratings import Skill
-from .database import Store
+from .database import Store, StoredTable
 from .schema import (
     CasualTableRow,
     ChallengeDayRow,
@@ -181,6 +181,29 @@ class Standing:
         that one is returned and this one is not stored."""
         try:
             with self._session.begin() as session:
+                session.add(ChallengeEntryRow(day=entry.day, game=entry.game, name=entry.name, table_id=entry.table_id,
+                                              seat=entry.seat, results=list(entry.results), finished=entry.finished))
+        except IntegrityError:
+            existing = self.entry(entry.day, entry.game, entry.name)
+            if existing is None:
+                raise
+            return existing
+        return entry
+
+    def start_entry(self, entry: ChallengeEntry, table: StoredTable, secret_hash: str,
+                    new_name: Callable[[], None] | None = None) -> ChallengeEntry | None:
+        """A person's first request of the day's challenge, in one transaction (one commit, one wait for the disk):
+        the name claimed for the browser holding ``secret_hash`` (:meth:`~.people.PeopleStore.own_name`; its
+        ``last_seen`` now), ``table`` stored with its seats, and ``entry`` (of that table).
+
+        Returns ``entry`` once all of it is stored; ``None`` and nothing stored when the name is someone else's;
+        or, with nothing stored, the entry the name already has (another request a moment before: the caller
+        checks the name again, for that entry's table was not claimed here)."""
+        try:
+            with self._session.begin() as session:
+                if not self.store.claim_name(session, entry.name, secret_hash, new_name, seen=True):
+                    return None
+                self.store.add_table(session, table)
                 session.add(ChallengeEntryRow(day=entry.day, game=entry.game, name=entry.name, table_id=entry.table_id,
                                               seat=entry.seat, results=list(entry.results), finished=entry.finished))
         except IntegrityError:
