@@ -113,30 +113,37 @@ async def challenge_deals(game: Game, day: Day, request: Request, standing: Stan
     _challenge(game)
     when = _day(day, challenges)
     await challenges.written()
-    entries = await asyncio.to_thread(standing.day_entries, when, game)
+    finished = await asyncio.to_thread(standing.day_tables, when, game)
     me = None
     for held_name, secret in names_held(request, [name] if name else []):
-        owned: bool = await asyncio.to_thread(standing.owns_name, held_name, hash_token(secret))
-        if owned:
-            me = next((e for e in entries if e.name == held_name), None)
+        if held_name in finished and await asyncio.to_thread(standing.owns_name, held_name, hash_token(secret)):
+            me = held_name
     if when >= str(challenges.today()) and me is None:
         # not an error for the page that asks before knowing: the deals stay secret until you have finished
-        return {"game": game, "day": when, "entries": len(entries), "closed": True, "deals": []}
-    deals = []
-    for index in range(CHALLENGES[game].deals):
-        played = [(e.results[index], e) for e in entries if index < len(e.results)]
-        values = sorted((v for v, _ in played), reverse=True)
+        return {"game": game, "day": when, "entries": len(finished), "closed": True, "deals": []}
+    deals = await asyncio.to_thread(deal_spreads, CHALLENGES[game].deals, finished, me)
+    return {"game": game, "day": when, "entries": len(finished), "closed": False, "deals": deals}
+
+
+def deal_spreads(deals: int, finished: dict[str, tuple[str, list[float]]], me: str | None) -> list[dict[str, Any]]:
+    """Each deal's results (best first) of the finished entries (each name's table and results), ``me``'s result,
+    place and table, and the best result's name and table (the first entry with it)."""
+    mine_table, my_results = finished[me] if me is not None else (None, [])
+    spreads = []
+    for index in range(deals):
+        played = [(results[index], name) for name, (_table, results) in finished.items() if index < len(results)]
+        values = sorted((value for value, _ in played), reverse=True)
         best = max(played, key=lambda p: p[0])[1] if played else None
-        mine = me.results[index] if me is not None and index < len(me.results) else None
-        deals.append({
+        mine = my_results[index] if index < len(my_results) else None
+        spreads.append({
             "deal": index + 1,
             "results": values,
             "mine": mine,
             "place": None if mine is None else 1 + sum(1 for v in values if v > mine),
-            "best": None if best is None else {"name": best.name, "table": best.table_id},
-            "table": None if me is None else me.table_id,
+            "best": None if best is None else {"name": best, "table": finished[best][0]},
+            "table": mine_table,
         })
-    return {"game": game, "day": when, "entries": len(entries), "closed": False, "deals": deals}
+    return spreads
 
 
 @router.get("/challenge/{game}", include_in_schema=False)

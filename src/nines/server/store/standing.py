@@ -15,6 +15,7 @@ import datetime as dt
 import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 from sqlalchemy import Text, cast, func, select
@@ -224,27 +225,37 @@ class Standing:
                 row.finished = True
                 row.finished_at = at or _now()
 
-    def day_entries(self, day: str, game: str, finished_only: bool = True) -> list[ChallengeEntry]:
-        with self._session() as session:
-            query = select(ChallengeEntryRow).where(ChallengeEntryRow.day == day, ChallengeEntryRow.game == game)
-            if finished_only:
-                query = query.where(ChallengeEntryRow.finished.is_(True))
-            return [_entry(r) for r in session.scalars(query)]
-
     def day_results(self, day: str, game: str) -> dict[str, list[float]]:
         """The finished entries' results per name (the standings of a busy day), read as one JSON object the
         database puts together (``json_group_object`` on SQLite, ``json_object_agg`` on PostgreSQL) and decoded
         by one ``orjson.loads``: a row object a name, or decoding each row through the ORM's JSON type, took ten
         times as long with 10,000 entries, most of it the garbage collector's."""
         entries = ChallengeEntryRow
+        postgres = self.store.engine.dialect.name == "postgresql"
+        results = entries.results if postgres else func.json(entries.results)
+        return {name: results or [] for name, results in self._day_object(day, game, results).items()}
+
+    def day_tables(self, day: str, game: str) -> dict[str, tuple[str, list[float]]]:
+        """The finished entries' tables and results per name (each deal's spread), read as :meth:`day_results` reads."""
+        entries = ChallengeEntryRow
         if self.store.engine.dialect.name == "postgresql":
-            together = func.json_object_agg(entries.name, entries.results)
+            pair = func.json_build_array(entries.table_id, entries.results)
         else:
-            together = func.json_group_object(entries.name, func.json(entries.results))
+            pair = func.json_array(entries.table_id, func.json(entries.results))
+        return {name: (table_id, results or []) for name, (table_id, results) in self._day_object(day, game, pair).items()}
+
+    def _day_object(self, day: str, game: str, value: Any) -> dict[str, Any]:
+        """One JSON object of the day's finished entries: each name's ``value``."""
+        entries = ChallengeEntryRow
+        if self.store.engine.dialect.name == "postgresql":
+            together = func.json_object_agg(entries.name, value)
+        else:
+            together = func.json_group_object(entries.name, value)
         query = select(cast(together, Text)).where(entries.day == day, entries.game == game, entries.finished.is_(True))
         with self.store.engine.connect() as connection:
             text = connection.execute(query).scalar()
-        return {name: results or [] for name, results in orjson.loads(text or "{}").items()}
+        found: dict[str, Any] = orjson.loads(text or "{}")
+        return found
 
     def person_entries(self, name: str, limit: int = 60) -> list[ChallengeEntry]:
         with self._session() as session:
