@@ -78,6 +78,14 @@ def test_a_first_challenge_request_is_one_transaction_stored_before_its_link(mak
             stored = store.load_table(table)
             assert stored is not None and [s.person for s in stored.seats if s.kind == "human"] == [name]
         assert store.holds_name("new", hash_token(client.cookies[name_cookie("new")]))  # the browser's that asked
+        # the same name again: the same table, a new token and link for its seat, in one transaction too
+        with writing_transactions(store.engine) as written:
+            again = client.post("/api/challenge/rummy", json={"name": "new"})
+        assert again.status_code == 200, again.text
+        assert len(written) == 1 and set(written[0]) == {"nines_seats"}, written
+        seat = next(s for s in store.seats_of(again.json()["table"]["id"]) if s.kind == "human")
+        assert seat.token_hash == hash_token(again.json()["token"])
+        assert seat.claim_hash == hash_token(again.json()["url"].split("claim=", 1)[1].split(".", 1)[1])
         # another browser: refused, and nothing written
         other = TestClient(client.app)
         other.portal = client.portal

@@ -342,6 +342,12 @@ class Store(PeopleStore):
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(claim_hash=claim_hash)
             )
 
+    def renew_seat(self, table_id: str, seat: str, token_hash: str, claim_hash: str) -> None:
+        """A held seat's new token and new one-time claim, in one write (the old ones no longer work)."""
+        with self._session.begin() as session:
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                            .values(token_hash=token_hash, claim_hash=claim_hash))
+
     def use_claim(self, table_id: str, seat: str, claim_hash: str, token_hash: str) -> bool:
         """Spend a one-time claim: the seat gets a new secret (the old holder's no longer works).
         False if the claim was already used or replaced (only one of two browsers racing wins)."""

@@ -111,17 +111,9 @@ class Challenges:
             return None
         table = await self.manager.get(entry.table_id)
         self._remember(table.id, (day, game))
-        token = await self._new_token(table, entry.seat)
-        link = await self.manager.claims.device_link(table, entry.seat)
-        body = Seated(table=table.info(), seat=entry.seat, token=token, invite=table.invite, url=link.url).model_dump(mode="json")
+        token, url = await self.manager.claims.renew(table, entry.seat)  # the browser that held it before watches
+        body = Seated(table=table.info(), seat=entry.seat, token=token, invite=table.invite, url=url).model_dump(mode="json")
         return {**body, "day": day}
-
-    async def _new_token(self, table: Table, seat: str) -> str:
-        """A fresh token for the person's seat (the browser that held it before watches)."""
-        link = await self.manager.claims.device_link(table, seat)
-        claim = link.url.split("claim=", 1)[1]
-        _table, _seat, token = await self.manager.claims.claim(table.id, claim)
-        return str(token)
 
     def _remember(self, table_id: str, day: tuple[str, str] | None) -> None:
         self._days[table_id] = day
