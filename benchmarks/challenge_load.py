@@ -317,7 +317,7 @@ def milliseconds(values: list[float]) -> str:
     return f"p50 {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, worst {max(ms):.1f} ms"
 
 
-def report(args: argparse.Namespace, load: Load) -> None:
+def report(args: argparse.Namespace, load: Load, server_log: Path) -> None:
     f = load.figures
     loop, threads, workers = load.server_split_s
     cpu = loop + threads + workers
@@ -347,6 +347,15 @@ def report(args: argparse.Namespace, load: Load) -> None:
     print(f"challenges finished: {f.finished} of {args.people}", flush=True)
     for line in f.failed[:5]:
         print(f"  {line}")
+    if f.failed:  # why, as the server saw it (its log goes with its folder at the end of the run)
+        for line in server_errors(server_log)[:40]:
+            print(f"  server: {line}")
+
+
+def server_errors(log: Path) -> list[str]:
+    """The server log's errors and tracebacks (its warnings and errors: ``--log-level warning``)."""
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    return [line[:300] for line in lines if "error" in line.lower() or "Traceback" in line or line.startswith(("  ", "\t"))]
 
 
 def print_standings(s: dict[str, Any], game: str, day: str) -> None:
@@ -395,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         if told != day:
             raise SystemExit(f"the server's day is {told}, the entries were written for {day} (midnight UTC): run it again")
         load = asyncio.run(drive(server, args))
-        report(args, load)
+        report(args, load, Path(server.log.name))
         if args.standings_requests:
             print_standings(standings(server, args.game, day, args.standings_entries, args.standings_requests), args.game, day)
         print(f"at the end: {machine()}", flush=True)

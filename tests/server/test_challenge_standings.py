@@ -137,4 +137,7 @@ def test_the_store_reads_a_days_results_as_they_were_written(database_url: str) 
         ])
     assert standing.day_results(DAY, "neuf") == {"ann": [1.5, -2.0], "b\u00e9a \"q\"": []}
     assert standing.day_results(DAY, "rummy") == {}
+    # each deal's spread reads the tables too, the same way
+    assert standing.day_tables(DAY, "neuf") == {"ann": ("t1", [1.5, -2.0]), "b\u00e9a \"q\"": ("t2", [])}
+    assert standing.day_tables(DAY, "rummy") == {}
     store.close()

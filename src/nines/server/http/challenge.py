@@ -14,9 +14,9 @@ from ...web import STATIC_DIR
 from ..tables.table import TableError, hash_token
 from ..wire.answers import ChallengeDays, ChallengeDeals, ChallengeSeated, StandingRow
 from ..wire.messages import ErrorCode, Person
-from .deps import NameCounterDep, StoreDep
+from .deps import NameCounterDep
 from .errors import API, BODY, STORE, refusals
-from .seating import own_name
+from .seating import browser_name_secret, name_owned, set_name_cookie
 from .standing_deps import ChallengesDep, StandingDep, names_held
 
 router = APIRouter()
@@ -75,15 +75,20 @@ async def challenge_days(challenges: ChallengesDep) -> dict[str, Any]:
              responses={**refusals(*API, *BODY, *STORE, 403, 404, 409),
                         200: {"description": "The table, the person's seat and its token, a one-time link, the day",
                               "links": SEATED_LINKS}})
-async def play_challenge(game: Game, body: Person, request: Request, response: Response, store: StoreDep,
+async def play_challenge(game: Game, body: Person, request: Request, response: Response,
                          challenges: ChallengesDep, count_name: NameCounterDep) -> dict[str, Any]:
     """Today's challenge table of this person, as a named person (the name becomes this browser's, as
     ``POST /api/people``; another browser's name: 409): ``table``, ``seat``, ``token``, a one-time ``url`` and
     ``day``; the same table on every later call that day (a fresh token and link each time).  An unknown
     game: 404."""
     _challenge(game)
-    await own_name(store, request, response, body.name, count_name)
-    return await challenges.start(game, body.name)
+    secret, fresh = browser_name_secret(request, body.name)
+    seated = await challenges.start(game, body.name, hash_token(secret), count_name)
+    if seated is None:
+        raise name_owned(body.name)
+    if fresh:
+        set_name_cookie(request, response, body.name, secret)
+    return seated
 
 
 @router.get("/api/challenge/{game}/{day}", operation_id="challengeStandings", summary="A day's challenge standings",
@@ -108,30 +113,37 @@ async def challenge_deals(game: Game, day: Day, request: Request, standing: Stan
     _challenge(game)
     when = _day(day, challenges)
     await challenges.written()
-    entries = await asyncio.to_thread(standing.day_entries, when, game)
+    finished = await asyncio.to_thread(standing.day_tables, when, game)
     me = None
     for held_name, secret in names_held(request, [name] if name else []):
-        owned: bool = await asyncio.to_thread(standing.owns_name, held_name, hash_token(secret))
-        if owned:
-            me = next((e for e in entries if e.name == held_name), None)
+        if held_name in finished and await asyncio.to_thread(standing.owns_name, held_name, hash_token(secret)):
+            me = held_name
     if when >= str(challenges.today()) and me is None:
         # not an error for the page that asks before knowing: the deals stay secret until you have finished
-        return {"game": game, "day": when, "entries": len(entries), "closed": True, "deals": []}
-    deals = []
-    for index in range(CHALLENGES[game].deals):
-        played = [(e.results[index], e) for e in entries if index < len(e.results)]
-        values = sorted((v for v, _ in played), reverse=True)
+        return {"game": game, "day": when, "entries": len(finished), "closed": True, "deals": []}
+    deals = await asyncio.to_thread(deal_spreads, CHALLENGES[game].deals, finished, me)
+    return {"game": game, "day": when, "entries": len(finished), "closed": False, "deals": deals}
+
+
+def deal_spreads(deals: int, finished: dict[str, tuple[str, list[float]]], me: str | None) -> list[dict[str, Any]]:
+    """Each deal's results (best first) of the finished entries (each name's table and results), ``me``'s result,
+    place and table, and the best result's name and table (the first entry with it)."""
+    mine_table, my_results = finished[me] if me is not None else (None, [])
+    spreads = []
+    for index in range(deals):
+        played = [(results[index], name) for name, (_table, results) in finished.items() if index < len(results)]
+        values = sorted((value for value, _ in played), reverse=True)
         best = max(played, key=lambda p: p[0])[1] if played else None
-        mine = me.results[index] if me is not None and index < len(me.results) else None
-        deals.append({
+        mine = my_results[index] if index < len(my_results) else None
+        spreads.append({
             "deal": index + 1,
             "results": values,
             "mine": mine,
             "place": None if mine is None else 1 + sum(1 for v in values if v > mine),
-            "best": None if best is None else {"name": best.name, "table": best.table_id},
-            "table": None if me is None else me.table_id,
+            "best": None if best is None else {"name": best, "table": finished[best][0]},
+            "table": mine_table,
         })
-    return {"game": game, "day": when, "entries": len(entries), "closed": False, "deals": deals}
+    return spreads
 
 
 @router.get("/challenge/{game}", include_in_schema=False)

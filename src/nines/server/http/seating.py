@@ -51,20 +51,30 @@ async def own_name(store: Store, request: Request, response: Response, name: str
     """Refuse a name another browser owns; a new name becomes this browser's (its secret is set).
     ``new_name`` is called before a name new to the database is stored, and may refuse it by raising
     (the server bounds the new names one address claims: each is a row kept for good)."""
-    cookie = name_cookie(name)
-    secret = request.cookies.get(cookie)
-    fresh = secret is None
-    if secret is None:
-        secret = secrets.token_urlsafe(24)
+    secret, fresh = browser_name_secret(request, name)
     if not await asyncio.to_thread(store.own_name, name, hash_token(secret), new_name):
-        raise TableError(
-            ErrorCode.CONFLICT,
-            Reason("server.name_owned", f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); "
-                   "choose another name, or if it is yours, take it here with a code from a device that holds it, or your "
-                   "passkey", name=name),
-        )
+        raise name_owned(name)
     if fresh:
         set_name_cookie(request, response, name, secret)
+
+
+def browser_name_secret(request: Request, name: str) -> tuple[str, bool]:
+    """The secret this request's browser holds for ``name``, or a new one (then ``True``: once the name is
+    the browser's, :func:`set_name_cookie` gives it)."""
+    secret = request.cookies.get(name_cookie(name))
+    if secret is None:
+        return secrets.token_urlsafe(24), True
+    return secret, False
+
+
+def name_owned(name: str) -> TableError:
+    """The refusal of a name another browser owns."""
+    return TableError(
+        ErrorCode.CONFLICT,
+        Reason("server.name_owned", f"the name {name!r} belongs to someone else (the first browser to use a name keeps it); "
+               "choose another name, or if it is yours, take it here with a code from a device that holds it, or your "
+               "passkey", name=name),
+    )
 
 
 def set_name_cookie(request: Request, response: Response, name: str, secret: str) -> None:

@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, ExceptionContext
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from .migrate import upgrade
 from .people import PeopleStore
@@ -178,43 +178,20 @@ class Store(PeopleStore):
 
     def insert_table(self, table: StoredTable) -> None:
         with self._session.begin() as session:
-            session.add(
-                TableRow(
-                    id=table.id,
-                    game=table.game,
-                    preset=table.preset,
-                    options=table.options,
-                    seed=table.seed if table.seed is not None else 0,
-                    secret=table.secret,
-                    practice=table.practice,
-                    hints=table.hints,
-                    bot_delay_ms=table.bot_delay_ms,
-                    public=table.public,
-                    invite=table.invite,
-                    status=table.status,
-                    seq=0,
-                    winners=[],
-                    created_at=table.created_at,
-                    updated_at=table.created_at,
-                    clock_s=table.clock_s,
-                    away_s=table.away_s,
-                    stand_in=table.stand_in,
-                )
-            )
-            session.flush()
-            for position, seat in enumerate(table.seats):
-                session.add(
-                    SeatRow(
-                        table_id=table.id,
-                        seat=seat.seat,
-                        position=position,
-                        kind=seat.kind,
-                        bot=seat.bot,
-                        person=seat.person,
-                        token_hash=seat.token_hash,
-                        claim_hash=seat.claim_hash,
-                    )
-                )
+            self.add_table(session, table)
+
+    def add_table(self, session: Session, table: StoredTable) -> None:
+        """Store a new table and its seats in the caller's transaction (flushed: later rows may refer to it)."""
+        session.add(TableRow(
+            id=table.id, game=table.game, preset=table.preset, options=table.options,
+            seed=table.seed if table.seed is not None else 0, secret=table.secret, practice=table.practice,
+            hints=table.hints, bot_delay_ms=table.bot_delay_ms, public=table.public, invite=table.invite,
+            status=table.status, seq=0, winners=[], created_at=table.created_at, updated_at=table.created_at,
+            clock_s=table.clock_s, away_s=table.away_s, stand_in=table.stand_in))
+        session.flush()  # the seats refer to it
+        session.add_all(SeatRow(table_id=table.id, seat=seat.seat, position=position, kind=seat.kind, bot=seat.bot,
+                                person=seat.person, token_hash=seat.token_hash, claim_hash=seat.claim_hash)
+                        for position, seat in enumerate(table.seats))
 
     def load_table(self, table_id: str) -> StoredTable | None:
         with self._session() as session:
@@ -364,6 +341,12 @@ class Store(PeopleStore):
             session.execute(
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(claim_hash=claim_hash)
             )
+
+    def renew_seat(self, table_id: str, seat: str, token_hash: str, claim_hash: str) -> None:
+        """A held seat's new token and new one-time claim, in one write (the old ones no longer work)."""
+        with self._session.begin() as session:
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                            .values(token_hash=token_hash, claim_hash=claim_hash))
 
     def use_claim(self, table_id: str, seat: str, claim_hash: str, token_hash: str) -> bool:
         """Spend a one-time claim: the seat gets a new secret (the old holder's no longer works).

@@ -89,31 +89,41 @@ class PeopleStore:
         ``new_name`` is called just before a name new to the database is added, and may refuse it by raising
         (nothing is stored then): the server counts new names per address."""
         with self._session.begin() as session:
-            row = session.get(PersonRow, name)
-            if row is None:
-                if secret_hash is None:
-                    return False
-                key = name_key(name)
-                if session.scalar(select(PersonRow.name).where(PersonRow.name_key == key)) is not None:
-                    return False  # a name that normalizes the same ("alice" for "Alice") is someone else's
-                looks = name_looks(name)
-                if session.scalar(select(NameLookRow.name).where(NameLookRow.look.in_(looks)).limit(1)) is not None:
-                    return False  # a name that looks the same ("\u0421arol", a Cyrillic Es, for "Carol") is someone else's
-                if new_name is not None:
-                    new_name()
-                session.add(PersonRow(name=name, secret_hash=secret_hash, name_key=key))
-                session.add_all(NameLookRow(look=look, name=name) for look in looks)
-                try:
-                    session.flush()
-                except IntegrityError:
-                    return False  # another browser took it at the same moment
-                return True
-            if row.secret_hash is None:  # a name from before names were owned: the first to come back owns it
-                if secret_hash is None:
-                    return False
-                row.secret_hash = secret_hash
-                return True
-            return _holds(session, row, secret_hash)
+            return self.claim_name(session, name, secret_hash, new_name)
+
+    def claim_name(self, session: Session, name: str, secret_hash: str | None, new_name: Callable[[], None] | None = None,
+                   *, seen: bool = False) -> bool:
+        """:meth:`own_name` in the caller's transaction (``seen``: the name's ``last_seen`` is now, as
+        :meth:`touch_person`'s).  False: the name is someone else's, and if it was taken by another browser at the
+        same moment, the transaction is over (rolled back: the caller stores nothing more in it)."""
+        row = session.get(PersonRow, name)
+        if row is None:
+            if secret_hash is None:
+                return False
+            key = name_key(name)
+            if session.scalar(select(PersonRow.name).where(PersonRow.name_key == key)) is not None:
+                return False  # a name that normalizes the same ("alice" for "Alice") is someone else's
+            looks = name_looks(name)
+            if session.scalar(select(NameLookRow.name).where(NameLookRow.look.in_(looks)).limit(1)) is not None:
+                return False  # a name that looks the same ("\u0421arol", a Cyrillic Es, for "Carol") is someone else's
+            if new_name is not None:
+                new_name()
+            session.add(PersonRow(name=name, secret_hash=secret_hash, name_key=key))
+            session.add_all(NameLookRow(look=look, name=name) for look in looks)
+            try:
+                session.flush()
+            except IntegrityError:
+                return False  # another browser took it at the same moment
+            return True
+        if row.secret_hash is None:  # a name from before names were owned: the first to come back owns it
+            if secret_hash is None:
+                return False
+            row.secret_hash = secret_hash
+        elif not _holds(session, row, secret_hash):
+            return False
+        if seen:
+            row.last_seen = _now()
+        return True
 
     def holds_name(self, name: str, secret_hash: str | None) -> bool:
         """Does the browser holding this secret hold the name (the first browser, or one it was taken to)?"""

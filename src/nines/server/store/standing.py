@@ -15,13 +15,14 @@ import datetime as dt
 import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.exc import IntegrityError
 
 from ...ratings import Skill
-from .database import Store
+from .database import Store, StoredTable
 from .schema import (
     CasualTableRow,
     ChallengeDayRow,
@@ -190,6 +191,29 @@ class Standing:
             return existing
         return entry
 
+    def start_entry(self, entry: ChallengeEntry, table: StoredTable, secret_hash: str,
+                    new_name: Callable[[], None] | None = None) -> ChallengeEntry | None:
+        """A person's first request of the day's challenge, in one transaction (one commit, one wait for the disk):
+        the name claimed for the browser holding ``secret_hash`` (:meth:`~.people.PeopleStore.own_name`; its
+        ``last_seen`` now), ``table`` stored with its seats, and ``entry`` (of that table).
+
+        Returns ``entry`` once all of it is stored; ``None`` and nothing stored when the name is someone else's;
+        or, with nothing stored, the entry the name already has (another request a moment before: the caller
+        checks the name again, for that entry's table was not claimed here)."""
+        try:
+            with self._session.begin() as session:
+                if not self.store.claim_name(session, entry.name, secret_hash, new_name, seen=True):
+                    return None
+                self.store.add_table(session, table)
+                session.add(ChallengeEntryRow(day=entry.day, game=entry.game, name=entry.name, table_id=entry.table_id,
+                                              seat=entry.seat, results=list(entry.results), finished=entry.finished))
+        except IntegrityError:
+            existing = self.entry(entry.day, entry.game, entry.name)
+            if existing is None:
+                raise
+            return existing
+        return entry
+
     def set_results(self, day: str, game: str, name: str, results: list[float], finished: bool,
                     at: dt.datetime | None = None) -> None:
         with self._session.begin() as session:
@@ -201,27 +225,37 @@ class Standing:
                 row.finished = True
                 row.finished_at = at or _now()
 
-    def day_entries(self, day: str, game: str, finished_only: bool = True) -> list[ChallengeEntry]:
-        with self._session() as session:
-            query = select(ChallengeEntryRow).where(ChallengeEntryRow.day == day, ChallengeEntryRow.game == game)
-            if finished_only:
-                query = query.where(ChallengeEntryRow.finished.is_(True))
-            return [_entry(r) for r in session.scalars(query)]
-
     def day_results(self, day: str, game: str) -> dict[str, list[float]]:
         """The finished entries' results per name (the standings of a busy day), read as one JSON object the
         database puts together (``json_group_object`` on SQLite, ``json_object_agg`` on PostgreSQL) and decoded
         by one ``orjson.loads``: a row object a name, or decoding each row through the ORM's JSON type, took ten
         times as long with 10,000 entries, most of it the garbage collector's."""
         entries = ChallengeEntryRow
+        postgres = self.store.engine.dialect.name == "postgresql"
+        results = entries.results if postgres else func.json(entries.results)
+        return {name: results or [] for name, results in self._day_object(day, game, results).items()}
+
+    def day_tables(self, day: str, game: str) -> dict[str, tuple[str, list[float]]]:
+        """The finished entries' tables and results per name (each deal's spread), read as :meth:`day_results` reads."""
+        entries = ChallengeEntryRow
         if self.store.engine.dialect.name == "postgresql":
-            together = func.json_object_agg(entries.name, entries.results)
+            pair = func.json_build_array(entries.table_id, entries.results)
         else:
-            together = func.json_group_object(entries.name, func.json(entries.results))
+            pair = func.json_array(entries.table_id, func.json(entries.results))
+        return {name: (table_id, results or []) for name, (table_id, results) in self._day_object(day, game, pair).items()}
+
+    def _day_object(self, day: str, game: str, value: Any) -> dict[str, Any]:
+        """One JSON object of the day's finished entries: each name's ``value``."""
+        entries = ChallengeEntryRow
+        if self.store.engine.dialect.name == "postgresql":
+            together = func.json_object_agg(entries.name, value)
+        else:
+            together = func.json_group_object(entries.name, value)
         query = select(cast(together, Text)).where(entries.day == day, entries.game == game, entries.finished.is_(True))
         with self.store.engine.connect() as connection:
             text = connection.execute(query).scalar()
-        return {name: results or [] for name, results in orjson.loads(text or "{}").items()}
+        found: dict[str, Any] = orjson.loads(text or "{}")
+        return found
 
     def person_entries(self, name: str, limit: int = 60) -> list[ChallengeEntry]:
         with self._session() as session:

@@ -14,6 +14,7 @@ import asyncio
 import datetime as dt
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from ...challenge import CHALLENGE_PRESET, CHALLENGES, challenge_over, day_secret, deal_results
@@ -27,6 +28,7 @@ from ..store.database import StoredSeat, StoreUnavailable
 from ..store.standing import ChallengeEntry, Standing
 from ..wire.messages import ErrorCode, Seated
 from .claims import claim_url, new_claim
+from .manager import new_table
 from .standings import DayStandings, WorkedOut
 from .table import Table, TableError, hash_token
 
@@ -47,6 +49,7 @@ class Challenges:
         self._writing: set[asyncio.Task[None]] = set()
         self._counted: dict[str, tuple[int, bool]] = {}  # table id -> (deals finished, challenge over) written
         self.day_standings = DayStandings(standing)
+        self._secrets: dict[tuple[str, str], MatchSecret] = {}  # (day, game) -> the day's secret, as stored
 
     def today(self) -> str:
         return self.config.today().isoformat()
@@ -59,10 +62,22 @@ class Challenges:
                 return day_secret(key, dt.date.fromisoformat(day), game).hex()
             return MatchSecret.new().hex()
 
-        return MatchSecret.from_hex(await asyncio.to_thread(self.standing.day_secret, day, game, make))
+        known = self._secrets.get((day, game))
+        if known is None:  # read once a day (stored once, by the first process to ask: it never changes)
+            known = MatchSecret.from_hex(await asyncio.to_thread(self.standing.day_secret, day, game, make))
+            if len(self._secrets) >= 16:
+                self._secrets.clear()
+            self._secrets[(day, game)] = known
+        return known
 
-    async def start(self, game: str, name: str) -> dict[str, Any]:
-        """The person's challenge table of today: made at the first request, the same one after."""
+    async def start(self, game: str, name: str, secret_hash: str,
+                    new_name: Callable[[], None] | None = None) -> dict[str, Any] | None:
+        """The person's challenge table of today: made at the first request, the same one after; ``None`` when
+        the name is not the browser's that holds ``secret_hash`` (the first browser to use a name owns it:
+        ``new_name`` is called before a name new to the database is stored, and may refuse it by raising).
+
+        A first request is one transaction (:meth:`Standing.start_entry`): the name, the table and its seats,
+        the entry, all stored before the table's link is given."""
         if game not in CHALLENGES:
             raise TableError(ErrorCode.NOT_FOUND, f"there is no daily challenge of {game!r}; there are: {', '.join(CHALLENGES)}")
         spec_c = CHALLENGES[game]
@@ -77,33 +92,28 @@ class Challenges:
             seats = [StoredSeat(seat, "human", person=name, token_hash=hash_token(token), claim_hash=hash_token(claim))
                      if seat == spec_c.seat else StoredSeat(seat, "bot", bot=self.config.challenge_bot or spec_c.bot)
                      for seat in spec.new_match(options, secret).seats]
-            table = await self.manager.insert(
-                spec, CHALLENGE_PRESET, options_to_dict(options), seats, secret=secret, seed=None, hints=False,
-                bot_delay_ms=self.config.bot_delay_ms, public=False, clock_s=None, away_s=self.config.away_s,
-                stand_in=self.config.stand_in)
-            made = ChallengeEntry(day, game, name, table.id, spec_c.seat)
-            kept = await asyncio.to_thread(self.standing.add_entry, made)
-            self._remember(table.id, (day, game))
-            if kept.table_id == table.id:
-                await asyncio.to_thread(self.manager.store.touch_person, name)
+            stored = new_table(spec, CHALLENGE_PRESET, options_to_dict(options), seats, secret=secret, seed=None,
+                               hints=False, bot_delay_ms=self.config.bot_delay_ms, public=False, clock_s=None,
+                               away_s=self.config.away_s, stand_in=self.config.stand_in)
+            made = ChallengeEntry(day, game, name, stored.id, spec_c.seat)
+            kept = await asyncio.to_thread(self.standing.start_entry, made, stored, secret_hash, new_name)
+            if kept is None:
+                return None
+            if kept.table_id == stored.id:
+                table = self.manager.open_new(stored)
+                self._remember(table.id, (day, game))
                 log.info("challenge.started", table=table.id, game=game, day=day)
                 body = Seated(table=table.info(), seat=spec_c.seat, token=token, invite=table.invite,
                               url=claim_url(table, spec_c.seat, claim)).model_dump(mode="json")
                 return {**body, "day": day}
-            entry = kept  # another request of the same name a moment before: its table (this one stays unplayed)
+            entry = kept  # another request of the same name a moment before: its table (nothing of this one stored)
+        if not await asyncio.to_thread(self.manager.store.own_name, name, secret_hash, new_name):
+            return None
         table = await self.manager.get(entry.table_id)
         self._remember(table.id, (day, game))
-        token = await self._new_token(table, entry.seat)
-        link = await self.manager.claims.device_link(table, entry.seat)
-        body = Seated(table=table.info(), seat=entry.seat, token=token, invite=table.invite, url=link.url).model_dump(mode="json")
+        token, url = await self.manager.claims.renew(table, entry.seat)  # the browser that held it before watches
+        body = Seated(table=table.info(), seat=entry.seat, token=token, invite=table.invite, url=url).model_dump(mode="json")
         return {**body, "day": day}
-
-    async def _new_token(self, table: Table, seat: str) -> str:
-        """A fresh token for the person's seat (the browser that held it before watches)."""
-        link = await self.manager.claims.device_link(table, seat)
-        claim = link.url.split("claim=", 1)[1]
-        _table, _seat, token = await self.manager.claims.claim(table.id, claim)
-        return str(token)
 
     def _remember(self, table_id: str, day: tuple[str, str] | None) -> None:
         self._days[table_id] = day

@@ -71,6 +71,20 @@ class Claims:
         await self.manager.publish(table, "seats")
         return table, seat, token
 
+    async def renew(self, table: Table, seat: str) -> tuple[str, str]:
+        """A new token for a held ``seat`` (for the browser asking: any other holding the seat now watches) and a
+        new one-time link to it, stored in one write: the token and the link's address."""
+        token = secrets.token_urlsafe(24)
+        claim = new_claim(self.manager.config.limits.claim_s)
+        async with table.lock:
+            await asyncio.to_thread(self.manager.store.renew_seat, table.id, seat, hash_token(token), hash_token(claim))
+            table.seats[seat].token_hash = hash_token(token)
+            table.seat_moved(seat)  # the old device now watches
+            table.broadcast()
+        log.info("seat.renewed", table=table.id, seat=seat)
+        await self.manager.publish(table, "seats")
+        return token, claim_url(table, seat, claim)
+
     async def device_link(self, table: Table, seat: str | None) -> DeviceLinkMessage:
         """A one-time address that moves ``seat`` to whichever browser opens it first."""
         if seat is None:

@@ -398,35 +398,20 @@ class TableManager:
                       url=claim_url(table, held, claim) if held else None)
 
     async def insert(self, spec: GameSpec, preset: str | None, options: dict[str, Any],
-                      seats: list[StoredSeat], *, secret: MatchSecret | None, seed: int | None, hints: bool,
-                      bot_delay_ms: int, public: bool, clock_s: int | None, away_s: int, stand_in: str) -> Table:
+                     seats: list[StoredSeat], *, secret: MatchSecret | None, seed: int | None, hints: bool,
+                     bot_delay_ms: int, public: bool, clock_s: int | None, away_s: int, stand_in: str) -> Table:
         """Store a new table and set its driver going (dealt from ``secret``, or at solo practice ``seed``)."""
-        practice = secret is None
-        stored = StoredTable(
-            id=secrets.token_urlsafe(8).replace("-", "x").replace("_", "y"),
-            game=spec.id,
-            preset=preset,
-            options=options,
-            seed=seed if practice else None,
-            secret=secret.hex() if secret is not None else None,
-            practice=practice,
-            hints=hints,
-            bot_delay_ms=bot_delay_ms,
-            public=public,
-            invite=secrets.token_urlsafe(9),
-            status="playing",
-            winners=[],
-            created_at=utcnow(),
-            seats=seats,
-            clock_s=clock_s,
-            away_s=away_s,
-            stand_in=stand_in,
-        )
+        stored = new_table(spec, preset, options, seats, secret=secret, seed=seed, hints=hints, bot_delay_ms=bot_delay_ms,
+                           public=public, clock_s=clock_s, away_s=away_s, stand_in=stand_in)
         await asyncio.to_thread(self.store.insert_table, stored)
+        return self.open_new(stored)
+
+    def open_new(self, stored: StoredTable) -> Table:
+        """A new table, stored by the caller (:func:`new_table`), in memory with its driver going."""
         table = self._rebuild(stored)
         self.tables[table.id] = table
-        log.info("table.created", table=table.id, game=spec.id, preset=stored.preset, practice=practice, clock_s=clock_s,
-                 seats={s.seat: s.bot or s.kind for s in seats})
+        log.info("table.created", table=table.id, game=stored.game, preset=stored.preset, practice=stored.practice,
+                 clock_s=stored.clock_s, seats={s.seat: s.bot or s.kind for s in stored.seats})
         self.ensure_driver(table)
         return table
 
@@ -463,6 +448,20 @@ class TableManager:
 
 
 STUCK_S = 120.0  # a move in progress this long is stuck (a hung database call, say): the watchdog restarts it
+
+
+def new_table(spec: GameSpec, preset: str | None, options: dict[str, Any], seats: list[StoredSeat], *,
+              secret: MatchSecret | None, seed: int | None, hints: bool, bot_delay_ms: int, public: bool,
+              clock_s: int | None, away_s: int, stand_in: str) -> StoredTable:
+    """A new table as it will be stored (a fresh id and invitation; nothing stored yet): dealt from ``secret``, or
+    at solo practice (no secret) from ``seed``."""
+    practice = secret is None
+    now = utcnow()
+    return StoredTable(
+        id=secrets.token_urlsafe(8).replace("-", "x").replace("_", "y"), game=spec.id, preset=preset, options=options,
+        seed=seed if practice else None, secret=secret.hex() if secret is not None else None, practice=practice,
+        hints=hints, bot_delay_ms=bot_delay_ms, public=public, invite=secrets.token_urlsafe(9), status="playing",
+        winners=[], created_at=now, seats=seats, clock_s=clock_s, away_s=away_s, stand_in=stand_in)
 
 
 def _deal_source(stored: StoredTable) -> DealSource:
