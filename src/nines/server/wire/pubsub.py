@@ -15,16 +15,22 @@ and then calls the reconnect hook: every table this process holds catches up fro
 database, since events published meanwhile were lost.  When Redis cannot be asked, a
 claim is granted: two processes may then compute the same move, and the second one to
 store it is refused by the database.
+
+Batches.  Every round trip to Redis costs this process about 0.2 ms of CPU (measured on the development machine:
+the system calls and the event loop's wake-ups, more than redis-py's own Python), as much as a tenth of a move's
+whole work.  So the sender waits :data:`PUBLISH_EVERY_S` after the first event, and publishes everything pending
+then as one message (``{"origin", "events": [...]}``): under load one round trip carries several moves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
+
+import orjson
 
 from ..logs import log
 
@@ -34,6 +40,9 @@ PUBLISH_TIMEOUT_S = 1.0
 CLAIM_TIMEOUT_S = 0.5
 RETRY_FIRST_S = 0.2
 RETRY_MOST_S = 5.0
+PUBLISH_EVERY_S = 0.01
+"""How long the sender waits after the first event before it publishes (what came meanwhile goes in the same
+message).  Another process's sockets see a move this much later; the mover's own sockets are not held up."""
 
 
 @dataclass(frozen=True)
@@ -156,13 +165,11 @@ class RedisBroker:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
                     if message is None or message.get("type") != "message":
                         continue
-                    event = _event(message)
-                    if event is None or event.origin == self._origin:
-                        continue
-                    try:
-                        await handler(event)
-                    except Exception:  # noqa: BLE001 - one table's trouble must not stop the others' events
-                        log.exception("pubsub.handler_failed", table=event.table, seq=event.seq)
+                    for event in _events(message, self._origin):
+                        try:
+                            await handler(event)
+                        except Exception:  # noqa: BLE001 - one table's trouble must not stop the others' events
+                            log.exception("pubsub.handler_failed", table=event.table, seq=event.seq)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - any lost connection: subscribe again
@@ -193,26 +200,32 @@ class RedisBroker:
         self._wake.set()
 
     async def _send(self) -> None:
-        """Deliver pending events, oldest table first; while Redis is away keep them and retry."""
+        """Deliver pending events, every table's in one message; while Redis is away keep them and retry."""
         delay = RETRY_FIRST_S
         while True:
             await self._wake.wait()
+            await asyncio.sleep(PUBLISH_EVERY_S)  # what comes meanwhile goes in the same message
             self._wake.clear()
-            while self._pending:
-                table, event = next(iter(self._pending.items()))
-                try:
-                    await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(asdict(event))), PUBLISH_TIMEOUT_S)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as error:  # noqa: BLE001 - kept and retried: the others hear of it later
-                    log.warning("pubsub.publish_failed", table=table, pending=len(self._pending),
-                                error=f"{type(error).__name__}: {error}")
-                    await asyncio.sleep(delay)
-                    delay = min(RETRY_MOST_S, delay * 2)
-                    continue
-                delay = RETRY_FIRST_S
+            if not self._pending:
+                continue
+            batch = dict(self._pending)
+            message = orjson.dumps({"origin": self._origin, "events": [_wire(event) for event in batch.values()]})
+            try:
+                await asyncio.wait_for(self._redis.publish(CHANNEL, message), PUBLISH_TIMEOUT_S)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - kept and retried: the others hear of it later
+                log.warning("pubsub.publish_failed", pending=len(self._pending), error=f"{type(error).__name__}: {error}")
+                self._wake.set()
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MOST_S, delay * 2)
+                continue
+            delay = RETRY_FIRST_S
+            for table, event in batch.items():
                 if self._pending.get(table) is event:
-                    del self._pending[table]
+                    del self._pending[table]  # (one merged with a newer meanwhile stays, to be sent next)
+            if self._pending:
+                self._wake.set()
 
     async def claim(self, key: str, ttl_s: int) -> bool:
         try:
@@ -244,9 +257,18 @@ class RedisBroker:
         await self._subscriber.aclose()
 
 
-def _event(message: dict[str, Any]) -> TableEvent | None:
+def _wire(event: TableEvent) -> dict[str, Any]:
+    """An event as it travels in a message (its origin is the message's; fields left empty are left out)."""
+    return {key: value for key, value in asdict(event).items() if key != "origin" and value is not None}
+
+
+def _events(message: dict[str, Any], origin: str) -> list[TableEvent]:
+    """The events of a message from another process (none from this one's own, or from a malformed one)."""
     try:
-        return TableEvent(**json.loads(message["data"]))
-    except (TypeError, ValueError):
+        data = orjson.loads(message["data"])
+        if data["origin"] == origin:
+            return []
+        return [TableEvent(origin=data["origin"], **event) for event in data["events"]]
+    except (TypeError, ValueError, KeyError):
         log.warning("pubsub.malformed", data=str(message.get("data"))[:200])
-        return None
+        return []
