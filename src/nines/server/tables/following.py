@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from ..logs import log
-from ..records.results import count_results
+from ..records.results import count_results, counted_elsewhere
 from ..store.database import StoredAction
 from ..wire.messages import LastAction
 from ..wire.pubsub import TableEvent
@@ -73,9 +73,12 @@ class Following:
                 for seq in range(table.seq + 1, event.seq + 1):
                     seat, by, action, stand_in = event.moves[seq - first]
                     self._follow_move(table, StoredAction(seq=seq, seat=seat, by=by, action=action, stand_in=stand_in))
-            elif event.seq > table.seq or event.kind != "action":
-                await self.catch_up(table, force=True)
-            await count_results(self.manager.store, table)
+                counted_elsewhere(table)  # their statistics were written by the process that made them
+            else:
+                if event.seq > table.seq or event.kind != "action":
+                    await self.catch_up(table, force=True)
+                # caught up from the store: a process that stopped before writing a move's statistics never told
+                await count_results(self.manager.store, table)
             table.broadcast()
         table.wake.set()
 
