@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from .protocols import Tables
     from .table import Table
 
-CLAIM_TTL_S = 20
 BACKOFF_FIRST_S = 0.5
 BACKOFF_MOST_S = 30.0
 
@@ -173,10 +172,13 @@ class TableDriver:
                 return  # someone came back, the table paused: look again
             if again.delay != step.delay:
                 return
-        if not await self.manager.broker.claim(f"{table.id}:{seq}", CLAIM_TTL_S):
-            # another process is moving this table; follow it (or take over once its claim lapses)
-            await asyncio.sleep(CLAIM_TTL_S)
-            await self.manager.follow(table)
+        wait = await self.manager.drive(table)
+        if wait is not None:
+            # another process owns this table and moves it: its moves come through the events (until it lets
+            # the table go, or its lease lapses); nothing came meanwhile: the store says whether any was missed
+            await _wait(table.wake, wait)
+            if not table.wake.is_set():
+                await self.manager.follow(table)
             return
         async with table.lock:
             if table.seq != seq:

@@ -61,6 +61,9 @@ class Following:
         table = self.manager.tables.get(event.table)
         if table is None:
             return
+        if event.kind == "released":
+            self.manager.released(table, event.origin)
+            return
         async with table.lock:
             if event.kind in ("seats", "pace"):
                 stored = await asyncio.to_thread(self.manager.store.load_table, table.id)

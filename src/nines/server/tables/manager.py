@@ -51,6 +51,7 @@ from .following import Following
 from .hints import Hints
 from .lobby import Lobby
 from .moves import Acknowledges, Moves
+from .owners import Owners
 from .seats import Seats
 from .table import Connection, Seat, Table, TableError, hash_token, seat_player, utcnow
 from .thinking import Thinking
@@ -96,6 +97,7 @@ class TableManager:
         """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
         self.moves = Moves(self)  # every move: a person's, a computer player's
         self.following = Following(self)  # other processes' changes followed, this one's published
+        self.owners = Owners(self)  # which process moves each table, when several share them
         self.seats = Seats(self)  # seats taken, tokens checked, sockets attached and detached
         self.lobby = Lobby(self)  # the public tables, as the lobby lists them
 
@@ -110,6 +112,7 @@ class TableManager:
             except TableError:
                 continue
         await self.broker.start(self.following.on_remote, self.following.follow_all)
+        self.owners.start()
         self._watchdog = asyncio.create_task(self._watch(), name="tables-watchdog")
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
@@ -124,6 +127,7 @@ class TableManager:
                 await table.driver.stop()
         await self.journal.close()
         await self.results_written()
+        await self.owners.stop()  # the other processes take this one's tables at once
         await self.broker.close()
         self.thinking.close()
         self._rebuilding.shutdown(wait=False)
@@ -188,6 +192,7 @@ class TableManager:
             del self.tables[table.id]
         if table.driver is not None:
             await table.driver.stop()
+        await self.owners.release(table)
         log.info("table.closed_idle", table=table.id, seq=table.seq)
 
     def forget_if_done(self, table: Table, *, from_driver: bool = False) -> None:
@@ -197,6 +202,7 @@ class TableManager:
         if table.state.is_over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._keep_finished(table)  # among the few finished tables kept for the next requests
+            self.owners.let_go(table)
             log.info("table.forgotten", table=table.id)
 
     # -- finding and rebuilding tables ----------------------------------------------
@@ -454,6 +460,13 @@ class TableManager:
 
     async def catch_up(self, table: Table, force: bool = False) -> bool:
         return await self.following.catch_up(table, force)
+
+    async def drive(self, table: Table) -> float | None:
+        """``None`` when this process moves ``table`` now, else seconds until it looks again (:meth:`Owners.drive`)."""
+        return await self.owners.drive(table)
+
+    def released(self, table: Table, origin: str) -> None:
+        self.owners.released(table, origin)
 
     async def attach(self, table: Table, connection: Connection) -> None:
         await self.seats.attach(table, connection)

@@ -35,8 +35,8 @@ from ..wire.messages import (
     TableInfo,
 )
 
-__all__ = ["DEFAULT_STAND_IN", "SPECTATORS_BUSY_S", "SPECTATORS_EVERY_S", "SPECTATORS_PACE", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
-           "seat_player", "utcnow"]
+__all__ = ["DEFAULT_STAND_IN", "SPECTATORS_BUSY_S", "SPECTATORS_EVERY_S", "SPECTATORS_PACE", "Connection", "Owner", "Seat", "Table", "TableError",
+           "hash_token", "mark_stand_ins", "seat_player", "utcnow"]
 
 DEFAULT_STAND_IN = "basic"
 
@@ -133,6 +133,16 @@ class Seat:
 
 
 @dataclass
+class Owner:
+    """Which process owns the table among those sharing it, as this one last heard (``tables/owners.py``)."""
+
+    here: bool = False  # this one: it moves the table's computer players and stand-ins
+    elsewhere: str | None = None  # another one (its instance), or None: none known
+    until: float = 0.0  # the lease is taken to last until then (the monotonic clock)
+    ask_at: float = 0.0  # when to ask Redis again: the owner renews, another process sees whether it lapsed
+
+
+@dataclass
 class Table:
     id: str
     spec: GameSpec
@@ -173,6 +183,7 @@ class Table:
     active_at: float = field(default_factory=time.monotonic)  # last move or visit (for closing idle tables)
     _stand_in_players: dict[str, Player] = field(default_factory=dict)
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
+    owner: Owner = field(default_factory=Owner)  # with several processes: which one moves the table
     shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
     # the rules' views at this move, worked out once: every socket of a seat, its computer player, the
     # statistics and the reviews all read the same one (see view())
