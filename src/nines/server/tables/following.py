@@ -49,10 +49,17 @@ class Following:
     async def publish(self, table: Table, kind: str) -> None:
         if self.manager.broker.shared:
             await self.manager.results_written()  # another process's sockets show the move once its statistics are written
-            last = table.last
-            moves = [[last.seat, last.by, last.action, last.stand_in]] if kind == "action" and last and last.seq == table.seq else None
+            seq, moves = table.seq, None
+            if kind == "action":
+                # every move made here since the last event, in order: a person's move publishes after its
+                # acknowledgement, and a computer player's next move may have been made and published first (its
+                # event carried only itself, and the other processes read the store to find the move before it)
+                made, table.unpublished = table.unpublished, []
+                if not made:
+                    return  # told already, by the event of a later move
+                seq, moves = made[-1].seq, [[m.seat, m.by, m.action, m.stand_in] for m in made]
             try:
-                await self.manager.broker.publish(TableEvent(self.manager.instance, table.id, table.seq, kind, moves))
+                await self.manager.broker.publish(TableEvent(self.manager.instance, table.id, seq, kind, moves))
             except Exception:  # noqa: BLE001 -- logged; the table goes on without the other processes
                 log.exception("pubsub.publish_failed", table=table.id)
 

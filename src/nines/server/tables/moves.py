@@ -206,6 +206,8 @@ class Moves:
         if stand_in:
             table.stand_ins[stored.seq] = by
         table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
+        if self.manager.broker.shared:
+            table.unpublished.append(table.last)  # the next "action" event carries it (Following.publish)
         table.moved_at = utcnow()
         table.turn_changed()
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)

@@ -184,6 +184,7 @@ class Table:
     _stand_in_players: dict[str, Player] = field(default_factory=dict)
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
     owner: Owner = field(default_factory=Owner)  # with several processes: which one moves the table
+    unpublished: list[LastAction] = field(default_factory=list)  # with several: moves made here, not yet told
     shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
     # the rules' views at this move, worked out once: every socket of a seat, its computer player, the
     # statistics and the reviews all read the same one (see view())
