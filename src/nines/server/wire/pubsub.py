@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol
 
 import orjson
@@ -342,8 +342,18 @@ class RedisBroker:
 
 
 def _wire(event: TableEvent) -> dict[str, Any]:
-    """An event as it travels in a message (its origin is the message's; fields left empty are left out)."""
-    return {key: value for key, value in asdict(event).items() if key != "origin" and value is not None}
+    """An event as it travels in a message (its origin is the message's; fields left empty are left out).  Not
+    ``dataclasses.asdict``, which copies every move's list deeply: a tenth of the event loop's time under load."""
+    wired: dict[str, Any] = {"table": event.table, "seq": event.seq, "kind": event.kind}
+    for key in _OPTIONAL:
+        value = getattr(event, key)
+        if value is not None:
+            wired[key] = value
+    return wired
+
+
+_OPTIONAL = tuple(f.name for f in fields(TableEvent) if f.name not in ("origin", "table", "seq", "kind"))
+"""The fields of a :class:`TableEvent` left out of a message when empty."""
 
 
 def _events(message: dict[str, Any], origin: str) -> list[TableEvent]:
