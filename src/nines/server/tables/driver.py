@@ -172,7 +172,7 @@ class TableDriver:
                 return  # someone came back, the table paused: look again
             if again.delay != step.delay:
                 return
-        wait = await self.manager.drive(table)
+        wait = await self.manager.owners.drive(table)
         if wait is not None:
             # another process owns this table and moves it: its moves come through the events (until it lets
             # the table go, or its lease lapses); nothing came meanwhile: the store says whether any was missed

@@ -69,7 +69,7 @@ class Following:
         if table is None:
             return
         if event.kind == "released":
-            self.manager.released(table, event.origin)
+            self.manager.owners.released(table, event.origin)
             return
         async with table.lock:
             if event.kind in ("seats", "pace"):

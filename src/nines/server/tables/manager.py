@@ -192,7 +192,6 @@ class TableManager:
             del self.tables[table.id]
         if table.driver is not None:
             await table.driver.stop()
-        await self.owners.release(table)
         log.info("table.closed_idle", table=table.id, seq=table.seq)
 
     def forget_if_done(self, table: Table, *, from_driver: bool = False) -> None:
@@ -202,7 +201,6 @@ class TableManager:
         if table.state.is_over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._keep_finished(table)  # among the few finished tables kept for the next requests
-            self.owners.let_go(table)
             log.info("table.forgotten", table=table.id)
 
     # -- finding and rebuilding tables ----------------------------------------------
@@ -328,8 +326,6 @@ class TableManager:
             # the daily challenge: made afresh at each deal from (day, game, deal, seat), for duplicate fairness
             return DealSeeded(name, table.spec.id, table.source, seat)
         return seat_player(table, seat, name)
-
-
 
     # -- creating ----------------------------------------------------------
 
@@ -460,13 +456,6 @@ class TableManager:
 
     async def catch_up(self, table: Table, force: bool = False) -> bool:
         return await self.following.catch_up(table, force)
-
-    async def drive(self, table: Table) -> float | None:
-        """``None`` when this process moves ``table`` now, else seconds until it looks again (:meth:`Owners.drive`)."""
-        return await self.owners.drive(table)
-
-    def released(self, table: Table, origin: str) -> None:
-        self.owners.released(table, origin)
 
     async def attach(self, table: Table, connection: Connection) -> None:
         await self.seats.attach(table, connection)

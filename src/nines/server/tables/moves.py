@@ -135,6 +135,7 @@ class Moves:
             else:
                 await acknowledge.reply(ack)
         await self.manager.publish(table, "action")
+        await self.manager.owners.moved(table)  # with several processes: the table's owner, if none is known
         return ack
 
     async def commit_for(self, table: Table, seq: int, seat: str, action: Any, *, stand_in: bool, why: str) -> None:

@@ -3,9 +3,10 @@
 The owner of a table holds its lease (:meth:`~nines.server.wire.pubsub.Broker.own`): it alone moves the table's
 computer players and stand-ins, so no move is worked out twice.  It asked Redis once for the lease and renews
 it every :data:`RENEW_S` while the table is watched here, not once per move (a per-move claim, a round trip to
-Redis, cost the mover about 0.2 ms of CPU a move).  When nobody here watches the table any more, or the table
-leaves memory, the owner lets it go and says so ("released"): whichever process next needs to move the table
-takes it.  A process that stopped lets its leases lapse: another takes them :data:`OWNER_TTL_S` later at most.
+Redis, cost the mover about 0.2 ms of CPU a move).  When nobody here watches the table any more, or the process
+stops, the owner lets it go and says so ("released"): whichever process next needs to move the table takes it.
+The lease of a table that left memory (finished, or closed for idleness) lapses after :data:`OWNER_TTL_S`, as
+does a process's that was killed.
 """
 
 from __future__ import annotations
@@ -61,18 +62,19 @@ class Owners:
             return None
         return max(WAIT_LEAST_S, owner.until - time.monotonic())
 
-    async def ask(self, tables: list[Table]) -> None:
-        """Take or renew the leases of ``tables`` (one round trip), and note who holds each."""
+    async def ask(self, tables: list[Table], take: bool = True) -> None:
+        """Take or renew the leases of ``tables`` (one round trip), and note who holds each (``take`` False: only
+        note who does; a process whose spectators alone watch a table leaves it to one that moves it)."""
         sent = time.monotonic()
-        holders = await self.manager.broker.own([table.id for table in tables], OWNER_TTL_S)
+        holders = await self.manager.broker.own([table.id for table in tables], OWNER_TTL_S, take)
         for table in tables:
             holder, owner = holders[table.id], table.owner
             taken = holder.mine and not owner.here
             owner.here = holder.mine
-            owner.elsewhere = None if holder.mine else holder.origin
+            owner.elsewhere = None if holder.mine or not holder.origin else holder.origin
             owner.until = sent + holder.left_s
             # the owner renews with half its lease left; another process asks once the holder's may have lapsed
-            owner.ask_at = sent + (holder.left_s / 2 if holder.mine else holder.left_s)
+            owner.ask_at = sent + (holder.left_s / 2 if holder.mine else max(holder.left_s, 0 if take else RENEW_S))
             if taken:
                 log.info("table.owned", table=table.id, seq=table.seq)
                 table.wake.set()
@@ -88,12 +90,12 @@ class Owners:
         self.manager.broker.post(TableEvent(self.manager.instance, table.id, table.seq, "released"))
         log.info("table.released", table=table.id, seq=table.seq)
 
-    def let_go(self, table: Table) -> None:
-        """:meth:`release` in a task of its own (the table left memory; nothing waits for it)."""
-        if table.owner.here and self.manager.broker.shared:
-            task = asyncio.create_task(self.release(table))
-            _releasing.add(task)
-            task.add_done_callback(_releasing.discard)
+    async def moved(self, table: Table) -> None:
+        """A person's move was made here: if no process is known to own the table, this one takes it (a table of
+        people alone has no computer player whose move would)."""
+        owner = table.owner
+        if self.manager.broker.shared and not owner.here and (owner.elsewhere is None or time.monotonic() >= owner.until):
+            await self.ask([table])
 
     def released(self, table: Table, origin: str) -> None:
         """Another process let ``table`` go: the next to need it here asks at once."""
@@ -124,6 +126,3 @@ class Owners:
         for table in idle:
             await self.release(table)
 
-
-_releasing: set[asyncio.Task[None]] = set()
-"""Leases being let go (held here: the event loop keeps only a weak reference to a task)."""

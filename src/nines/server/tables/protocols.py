@@ -23,6 +23,16 @@ from .table import Table
 T = TypeVar("T")
 
 
+class Leases(Protocol):
+    """Which process owns each table, when several share them (:class:`~nines.server.tables.owners.Owners`)."""
+
+    async def drive(self, table: Table) -> float | None: ...
+
+    async def moved(self, table: Table) -> None: ...
+
+    def released(self, table: Table, origin: str) -> None: ...
+
+
 class Tables(Protocol):
     """The tables of one process, as their helpers see them (the manager)."""
 
@@ -34,6 +44,9 @@ class Tables(Protocol):
     journal: MoveJournal
     closing: bool
     action_listeners: list[Callable[[Table], None]]
+
+    @property
+    def owners(self) -> Leases: ...
 
     async def get(self, table_id: str) -> Table: ...
 
@@ -62,7 +75,3 @@ class Tables(Protocol):
     async def follow(self, table: Table) -> None: ...
 
     async def catch_up(self, table: Table, force: bool = False) -> bool: ...
-
-    async def drive(self, table: Table) -> float | None: ...
-
-    def released(self, table: Table, origin: str) -> None: ...

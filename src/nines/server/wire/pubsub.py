@@ -86,6 +86,15 @@ return {holder, redis.call('PTTL', KEYS[1])}
 """
 """Take a table's lease if nobody holds it, renew it if this process does; either way say who holds it, for how long."""
 
+PEEK_SCRIPT = """
+local holder = redis.call('GET', KEYS[1])
+if not holder then
+    return {'', 0}
+end
+return {holder, redis.call('PTTL', KEYS[1])}
+"""
+"""Who holds a table's lease and for how long (``''``: nobody), taking nothing."""
+
 RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
     return redis.call('DEL', KEYS[1])
@@ -112,8 +121,9 @@ class Broker(Protocol):
         event Redis cannot take is dropped, not kept: one that stands for a state is published instead)."""
         ...
 
-    async def own(self, tables: list[str], ttl_s: float) -> dict[str, Holder]:
-        """Take or renew the lease of each table nobody else holds, in one round trip; who holds each."""
+    async def own(self, tables: list[str], ttl_s: float, take: bool = True) -> dict[str, Holder]:
+        """Take or renew the lease of each table nobody else holds, in one round trip; who holds each (``take``
+        False: only who holds each, ``origin`` empty for nobody)."""
         ...
 
     async def release(self, table: str) -> None:
@@ -141,7 +151,7 @@ class LocalBroker:
     def post(self, event: TableEvent) -> None:
         return None
 
-    async def own(self, tables: list[str], ttl_s: float) -> dict[str, Holder]:
+    async def own(self, tables: list[str], ttl_s: float, take: bool = True) -> dict[str, Holder]:
         return {table: Holder(True, "", float("inf")) for table in tables}
 
     async def release(self, table: str) -> None:
@@ -293,17 +303,20 @@ class RedisBroker:
         self._queue.clear()
         return batch, orjson.dumps({"origin": self._origin, "events": events})
 
-    async def own(self, tables: list[str], ttl_s: float) -> dict[str, Holder]:
+    async def own(self, tables: list[str], ttl_s: float, take: bool = True) -> dict[str, Holder]:
         pipe = self._redis.pipeline(transaction=False)
         for table in tables:
-            pipe.eval(OWN_SCRIPT, 1, f"nines:owner:{table}", self._origin, int(ttl_s * 1000))
+            if take:
+                pipe.eval(OWN_SCRIPT, 1, f"nines:owner:{table}", self._origin, int(ttl_s * 1000))
+            else:
+                pipe.eval(PEEK_SCRIPT, 1, f"nines:owner:{table}")
         try:
             replies = await asyncio.wait_for(pipe.execute(), CLAIM_TIMEOUT_S)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - no Redis: the database decides who stored a move first
             log.warning("pubsub.own_unanswered", tables=len(tables), error=type(error).__name__)
-            return {table: Holder(True, self._origin, GRANTED_S) for table in tables}
+            return {table: Holder(take, self._origin if take else "", GRANTED_S if take else 0.0) for table in tables}
         holders = {}
         for table, (origin, left_ms) in zip(tables, replies, strict=True):
             left_s = ttl_s if left_ms < 0 else min(ttl_s, left_ms / 1000)  # (-1: a key without expiry, set by hand)
