@@ -132,7 +132,11 @@ def test_a_process_that_follows_a_deal_to_its_end_reads_no_move_and_writes_no_st
                                           "E": {"kind": "bot", "bot": "basic"}}, name="Ann")
         table_id = seated["table"]["id"]
         writes = _count_writes(a, b)
-        with Socket(a, table_id, "S", seated["token"]) as ann, Socket(b, table_id) as watcher:
+        with Socket(a, table_id, "S", seated["token"]) as ann:
+            state = ann.my_turn()
+            ann.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+            _owned(a, table_id)  # a, where the moves are made, owns the table (a process that watches never takes it)
+            watcher = Socket(b, table_id)
             watcher.next_state()
             reads = _count_reads(b)
             while True:
@@ -143,11 +147,19 @@ def test_a_process_that_follows_a_deal_to_its_end_reads_no_move_and_writes_no_st
             ended = state["seq"]
             # b has followed the move that ended the deal (and counted it) once its spectator saw it
             watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= ended)
+            watcher.close()
         owners = [c.app.state.manager.tables[table_id].owner.here for c in (a, b)]  # type: ignore[attr-defined]
         assert owners == [True, False]
         assert reads == [0], f"b read the store {reads[0]} times following {ended} moves"
         assert writes == [1, 0], f"the deal's statistics were written {writes} times (a, b)"
         assert a.get("/api/people/Ann/stats").json()["games"]["neuf"]["deals"] == 1
+
+def _owned(client: TestClient, table_id: str) -> None:
+    deadline = time.monotonic() + 30
+    while not client.app.state.manager.tables[table_id].owner.here:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the table never had its owner"
+        time.sleep(0.02)
+
 
 def _count_writes(*clients: TestClient) -> list[int]:
     """Count each server's writes of deals' statistics (kept up to date)."""

@@ -71,6 +71,9 @@ class Following:
         if event.kind == "released":
             self.manager.owners.released(table, event.origin)
             return
+        if event.kind in ("frame", "want", "watch"):
+            self.manager.fanout.on_event(table, event)  # the spectators' frames: no lock, nothing worked out here
+            return
         async with table.lock:
             if event.kind in ("seats", "pace"):
                 stored = await asyncio.to_thread(self.manager.store.load_table, table.id)

@@ -47,6 +47,7 @@ from ..wire.pubsub import Broker
 from .again import PlayAgain
 from .claims import Claims, claim_url, new_claim
 from .driver import TableDriver
+from .fanout import Fanout
 from .following import Following
 from .hints import Hints
 from .lobby import Lobby
@@ -98,6 +99,7 @@ class TableManager:
         self.moves = Moves(self)  # every move: a person's, a computer player's
         self.following = Following(self)  # other processes' changes followed, this one's published
         self.owners = Owners(self)  # which process moves each table, when several share them
+        self.fanout = Fanout(self, self.owners)  # spectators' frames worked out by the owner, forwarded by the others
         self.seats = Seats(self)  # seats taken, tokens checked, sockets attached and detached
         self.lobby = Lobby(self)  # the public tables, as the lobby lists them
 
@@ -290,6 +292,7 @@ class TableManager:
             moved_at=stored.updated_at,
             next_table=stored.next_table,
             practice=stored.practice,
+            elsewhere=self.fanout if self.broker.shared else None,
         )
         self.set_seats(table, stored.seats)
         now = time.monotonic()

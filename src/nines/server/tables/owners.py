@@ -110,6 +110,7 @@ class Owners:
             await asyncio.sleep(RENEW_S)
             try:
                 await self.keep_once()
+                await self.manager.fanout.keep_once()  # and tell the owners of the tables watched here
             except Exception:  # noqa: BLE001 - the next round tries again (a lease lasts several rounds)
                 log.exception("owners.keep_failed")
 

@@ -17,7 +17,7 @@ from ...randomness import MatchSecret
 from ..config import ServerConfig
 from ..store.database import Store, StoredSeat
 from ..store.journal import MoveJournal
-from ..wire.pubsub import Broker
+from ..wire.pubsub import Broker, TableEvent
 from .table import Table
 
 T = TypeVar("T")
@@ -31,6 +31,14 @@ class Leases(Protocol):
     async def moved(self, table: Table) -> None: ...
 
     def released(self, table: Table, origin: str) -> None: ...
+
+
+class Spectators(Protocol):
+    """Spectators' frames between processes (:class:`~nines.server.tables.fanout.Fanout`)."""
+
+    def on_event(self, table: Table, event: TableEvent) -> None: ...
+
+    async def keep_once(self) -> None: ...
 
 
 class Tables(Protocol):
@@ -47,6 +55,9 @@ class Tables(Protocol):
 
     @property
     def owners(self) -> Leases: ...
+
+    @property
+    def fanout(self) -> Spectators: ...
 
     async def get(self, table_id: str) -> Table: ...
 

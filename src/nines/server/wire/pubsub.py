@@ -11,6 +11,12 @@ the table's computer players and stand-ins (``tables/owners.py``).  Another proc
 may have lapsed, or at once when the owner lets the table go ("released").  A person's move is made where the
 person's socket is; the database's unique ``(table, seq)`` makes sure a move is never *stored* twice.
 
+Spectators.  The owner also works out what the table's spectators see, once for all processes: each change
+goes to the others as the very text its own spectators were sent ("frame"), and they forward it to theirs
+without working anything out.  A process whose spectators need frames says so ("want": a whole state now;
+"watch": keep sending), ``tables/fanout.py``.  Frames and the like are sent in order (:meth:`RedisBroker.post`),
+and one Redis cannot take is dropped: the receiver sees the gap and asks for a whole state.
+
 Outages.  Publishing never holds up a move: :meth:`RedisBroker.publish` only notes the
 event (the newest per table) and a sender task delivers it, retrying with backoff while
 Redis is away, so other processes hear of every table that changed once it is back.
@@ -60,11 +66,16 @@ class TableEvent:
     origin: str  # the process that published it
     table: str
     seq: int
-    kind: str  # "action", "seats", "pace" (merged per table while unsent), or "released" (sent in order)
+    kind: str  # "action", "seats", "pace" (merged per table while unsent); "released", "frame", "want", "watch"
     # an "action" event carries the moves up to ``seq`` itself, each [seat, by, action, stand_in], already
     # stored (the last is move ``seq``; more than one when events not yet sent were merged): a process that
     # holds the table at one of them applies the rest without reading the store (any other catches up)
     moves: list[list[Any]] | None = None
+    # a "frame" carries what the table's spectators are sent, as the owner sent it to its own: the text of a
+    # whole state (``base`` None) or of a patch from revision ``base`` to ``rev`` (``tables/fanout.py``)
+    frame: str | None = None
+    rev: int | None = None
+    base: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,7 @@ ReconnectHook = Callable[[], Awaitable[None]]
 
 class Broker(Protocol):
     shared: bool
+    subscribed: bool  # the other processes' events reach this one now
 
     async def start(self, handler: Handler, on_reconnect: ReconnectHook | None = None) -> None: ...
 
@@ -141,6 +153,7 @@ class LocalBroker:
     """One process: nothing to share, every table is its own."""
 
     shared = False
+    subscribed = False
 
     async def start(self, handler: Handler, on_reconnect: ReconnectHook | None = None) -> None:
         return None
