@@ -9,7 +9,7 @@ from collections.abc import Callable
 import redis
 from starlette.testclient import TestClient
 
-from .helpers import Socket, create_table
+from .helpers import Socket, create_table, pick
 
 BOTS = {"S": {"kind": "bot", "bot": "basic"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
 
@@ -56,3 +56,25 @@ def test_when_the_owner_stops_another_process_takes_its_table_over_at_once(
         took = time.monotonic() - stopped
         assert b.app.state.manager.tables[table_id].owner.here  # type: ignore[attr-defined]
         assert took < 10, f"the table went on {took:.1f} s after its owner stopped"
+
+
+def test_a_person_who_left_the_other_process_is_stood_in_for_there(
+    make_client: Callable[..., TestClient], redis_url: str
+) -> None:
+    # the owner moves the computer players, but only the process whose socket a person left sees them go: it
+    # makes the stand-in's moves (the owner, which never saw the person, would wait for them for ever)
+    with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
+        seats = {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+        seated = create_table(a, "neuf", seats, bot_delay_ms=0, away_s=1)
+        table_id = seated["table"]["id"]
+        manager = a.app.state.manager  # type: ignore[attr-defined]
+        a.portal.call(manager.owners.ask, [manager.tables[table_id]])  # type: ignore[union-attr]  # a owns it
+        with Socket(a, table_id) as watcher:
+            with Socket(b, table_id, "S", seated["token"]) as ann:
+                state = ann.my_turn()
+                ann.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+                left_at = ann.my_turn()["seq"]  # S's turn again: Ann goes
+            assert a.app.state.manager.tables[table_id].owner.here  # type: ignore[attr-defined]
+            watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] > left_at + 3)
+        stood_in = b.app.state.manager.tables[table_id].stand_ins  # type: ignore[attr-defined]
+        assert left_at + 1 in stood_in, "b made no move for the person who left it"

@@ -172,7 +172,8 @@ class TableDriver:
                 return  # someone came back, the table paused: look again
             if again.delay != step.delay:
                 return
-        wait = await self.manager.owners.drive(table)
+        # (a stand-in for a person who left this process: its owner may never have seen them go)
+        wait = None if step.why == "away" else await self.manager.owners.drive(table)
         if wait is not None:
             # another process owns this table and moves it: its moves come through the events (until it lets
             # the table go, or its lease lapses); nothing came meanwhile: the store says whether any was missed
