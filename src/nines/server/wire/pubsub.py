@@ -56,9 +56,10 @@ QUEUED_MOST = 10_000
 """Events sent in order (:meth:`RedisBroker.post`) waiting for Redis at most; older ones are dropped."""
 RETRY_FIRST_S = 0.2
 RETRY_MOST_S = 5.0
-PUBLISH_EVERY_S = 0.01
+PUBLISH_EVERY_S = 0.02
 """How long the sender waits after the first event before it publishes (what came meanwhile goes in the same
-message).  Another process's sockets see a move this much later; the mover's own sockets are not held up."""
+message).  Another process's sockets see a move this much later; the mover's own sockets are not held up.
+(Spectators are sent a table's changes at most every 0.1 s anyway, and a computer player waits 0.9 s.)"""
 
 
 @dataclass(frozen=True)
