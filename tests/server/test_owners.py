@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 import redis
 from starlette.testclient import TestClient
 
+from nines.server.tables import driver
+
 from .helpers import Socket, create_table, pick
 
-BOTS = {"S": {"kind": "bot", "bot": "basic"}, "W": {"kind": "bot", "bot": "basic"}, "E": {"kind": "bot", "bot": "basic"}}
+BOTS = {
+    "S": {"kind": "bot", "bot": "basic"},
+    "W": {"kind": "bot", "bot": "basic"},
+    "E": {"kind": "bot", "bot": "basic"},
+}
 
 
 def _commands(redis_url: str) -> int:
@@ -78,3 +86,30 @@ def test_a_person_who_left_the_other_process_is_stood_in_for_there(
             watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] > left_at + 3)
         stood_in = b.app.state.manager.tables[table_id].stand_ins  # type: ignore[attr-defined]
         assert left_at + 1 in stood_in, "b made no move for the person who left it"
+
+
+def test_the_moves_another_process_follows_do_not_wake_its_driver(
+    make_client: Callable[..., TestClient], redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a process that does not own a table has nothing to do until the owner lets it go: each move it followed
+    # woke its driver all the same, to look at the table and find that out
+    with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
+        table_id = create_table(a, "neuf", BOTS, bot_delay_ms=0)["table"]["id"]
+        manager = a.app.state.manager  # type: ignore[attr-defined]
+        a.portal.call(manager.owners.ask, [manager.tables[table_id]])  # type: ignore[union-attr]  # a owns it
+        with Socket(b, table_id) as watcher:
+            start = watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= 5)["seq"]
+            followed = b.app.state.manager.tables[table_id]  # type: ignore[attr-defined]
+            looks = []
+            real = driver.next_step
+
+            def counted(table: Any, now: float) -> Any:
+                if table is followed:
+                    looks.append(table.seq)
+                return real(table, now)
+
+            monkeypatch.setattr(driver, "next_step", counted)
+            end = watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= start + 60)["seq"]
+        assert len(looks) < (end - start) / 10, (
+            f"b's driver looked at the table {len(looks)} times in {end - start} moves"
+        )

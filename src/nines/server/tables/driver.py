@@ -173,20 +173,31 @@ class TableDriver:
             if again.delay != step.delay:
                 return
         # (a stand-in for a person who left this process: its owner may never have seen them go)
-        wait = None if step.why == "away" else await self.manager.owners.drive(table)
-        if wait is not None:
-            # another process owns this table and moves it: its moves come through the events (until it lets
-            # the table go, or its lease lapses); nothing came meanwhile: the store says whether any was missed
-            await _wait(table.wake, wait)
-            if not table.wake.is_set():
-                await self.manager.follow(table)
-            return
+        if step.why != "away":
+            wait = await self.manager.owners.drive(table)
+            if wait is not None:
+                await self._wait_for_owner(wait)
+                return
         async with table.lock:
             if table.seq != seq:
                 return
             view = table.view(step.seat)
         decision = await self.manager.think(step.player.decide, view)
         await self.manager.commit_for(table, seq, step.seat, decision.action, stand_in=step.stand_in, why=step.why)
+
+    async def _wait_for_owner(self, seconds: float) -> None:
+        """Another process owns the table and moves it: its moves come through the events, and need not wake
+        this driver (``Owner.parked``), which has nothing to do until the owner lets the table go or its lease
+        may have lapsed; when no event came meanwhile, the store says whether one was missed."""
+        table = self.table
+        started = time.monotonic()
+        table.owner.parked = True
+        try:
+            await _wait(table.wake, seconds)
+        finally:
+            table.owner.parked = False
+        if not table.wake.is_set() and table.owner.heard_at < started:
+            await self.manager.follow(table)
 
 
 async def _wait(event: asyncio.Event, seconds: float | None) -> None:

@@ -4,6 +4,7 @@ process's sockets; and this process's own changes published for the others (:mod
 from __future__ import annotations
 
 import asyncio
+import time
 
 from ..logs import log
 from ..records.results import count_results, counted_elsewhere
@@ -35,6 +36,8 @@ class Following:
             if a.seq != table.seq + 1:
                 break
             self._follow_move(table, a)
+        if actions:
+            table.wake.set()
         return bool(actions)
 
     def _follow_move(self, table: Table, a: StoredAction) -> None:
@@ -44,7 +47,7 @@ class Following:
             table.stand_ins[a.seq] = a.by
         table.last = LastAction(seq=a.seq, seat=a.seat, by=a.by, action=a.action, stand_in=a.stand_in)
         table.moved_at = utcnow()
-        table.turn_changed()
+        table.turn_changed(wake=False)  # the caller wakes the driver if it has anything to do
 
     async def publish(self, table: Table, kind: str) -> None:
         if self.manager.broker.shared:
@@ -74,6 +77,7 @@ class Following:
         if event.kind in ("frame", "want", "watch"):
             self.manager.fanout.on_event(table, event)  # the spectators' frames: no lock, nothing worked out here
             return
+        table.owner.heard_at = time.monotonic()  # a change came: a driver waiting for the owner need not read the store
         async with table.lock:
             if event.kind in ("seats", "pace"):
                 stored = await asyncio.to_thread(self.manager.store.load_table, table.id)
@@ -93,7 +97,10 @@ class Following:
                 # caught up from the store: a process that stopped before writing a move's statistics never told
                 await count_results(self.manager.store, table)
             table.broadcast()
-        table.wake.set()
+        # a driver waiting for the owner has nothing to do, unless a person seen here may be owed a stand-in, or the
+        # match is over (the table leaves memory now, not once the lease may have lapsed)
+        if not table.owner.parked or table.seen_at or table.state.is_over:
+            table.wake.set()
 
     async def follow_all(self) -> None:
         """Pub/sub came back after an outage: events sent meanwhile were lost, so every table this

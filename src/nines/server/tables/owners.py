@@ -94,7 +94,11 @@ class Owners:
         """A person's move was made here: if no process is known to own the table, this one takes it (a table of
         people alone has no computer player whose move would)."""
         owner = table.owner
-        if self.manager.broker.shared and not owner.here and (owner.elsewhere is None or time.monotonic() >= owner.until):
+        if (
+            self.manager.broker.shared
+            and not owner.here
+            and (owner.elsewhere is None or time.monotonic() >= owner.until)
+        ):
             await self.ask([table])
 
     def released(self, table: Table, origin: str) -> None:
@@ -126,4 +130,3 @@ class Owners:
             await self.ask(renew)
         for table in idle:
             await self.release(table)
-

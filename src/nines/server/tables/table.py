@@ -161,6 +161,8 @@ class Owner:
     until: float = 0.0  # the lease is taken to last until then (the monotonic clock)
     ask_at: float = 0.0  # when to ask Redis again: the owner renews, another process sees whether it lapsed
     spectators_until: float = 0.0  # the owner: until then spectators elsewhere wait for the frames worked out here
+    parked: bool = False  # this process's driver waits for the owner: another process's moves need not wake it
+    heard_at: float = 0.0  # when another process last said something about the table
 
 
 @dataclass
@@ -332,11 +334,12 @@ class Table:
             self._stand_in_players[seat] = player
         return player
 
-    def turn_changed(self) -> None:
-        """A new decision begins: its clock starts now; the driver looks again."""
+    def turn_changed(self, wake: bool = True) -> None:
+        """A new decision begins: its clock starts now; the driver looks again (unless ``wake`` is false)."""
         self.turn_started = self.clock()
         self.active_at = time.monotonic()
-        self.wake.set()
+        if wake:
+            self.wake.set()
 
     def _clock(self, now: float) -> ClockInfo | None:
         acting = self.state.acting_seat
