@@ -35,7 +35,9 @@ def _until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
 
 def _relaying(client: TestClient, table_id: str) -> bool:
     """The process forwards the owner's frames to its spectators, and keeps the state they lead to."""
-    table = _manager(client).tables[table_id]
+    table = _manager(client).tables.get(table_id)
+    if table is None:
+        return False  # its spectators' sockets said hello; the process has not loaded the table yet
     return bool(_manager(client).fanout.relaying(table) and table.shown.kept_rev is not None)
 
 
