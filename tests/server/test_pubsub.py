@@ -118,3 +118,59 @@ def test_a_seat_moved_to_another_device_leaves_the_old_socket_on_the_other_proce
             old.send({"type": "act", "seq": state["seq"], "action": "keep"})
             refused = old.receive_until(lambda m: m["type"] in ("ack", "error"))
             assert refused["type"] == "error" and refused["code"] == "forbidden"
+
+
+def test_a_process_that_follows_a_deal_to_its_end_reads_no_move_and_writes_no_statistics(
+    make_client: Callable[..., TestClient], redis_url: str
+) -> None:
+    # the process that makes the move ending a deal writes its statistics before it publishes the move; the one
+    # following it wrote them again (the whole match's record built and a transaction, per deal).  And a person's
+    # move is published after its acknowledgement: a computer player's move after it was often made and published
+    # first, its event carrying only itself, and the following process read the store for the person's move
+    with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
+        seated = create_table(a, "neuf", {"S": {"kind": "me"}, "W": {"kind": "bot", "bot": "basic"},
+                                          "E": {"kind": "bot", "bot": "basic"}}, name="Ann")
+        table_id = seated["table"]["id"]
+        writes = _count_writes(a, b)
+        with Socket(a, table_id, "S", seated["token"]) as ann:
+            state = ann.my_turn()
+            ann.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+            _owned(a, table_id)  # a, where the moves are made, owns the table (a process that watches never takes it)
+            watcher = Socket(b, table_id)
+            watcher.next_state()
+            reads = _count_reads(b)
+            while True:
+                state = ann.my_turn()
+                if state["view"]["deal_number"] >= 2 or state["table"]["status"] == "over":
+                    break
+                ann.send({"type": "act", "seq": state["seq"], "action": pick(state)})
+            ended = state["seq"]
+            # b has followed the move that ended the deal (and counted it) once its spectator saw it
+            watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= ended)
+            watcher.close()
+        owners = [c.app.state.manager.tables[table_id].owner.here for c in (a, b)]  # type: ignore[attr-defined]
+        assert owners == [True, False]
+        assert reads == [0], f"b read the store {reads[0]} times following {ended} moves"
+        assert writes == [1, 0], f"the deal's statistics were written {writes} times (a, b)"
+        assert a.get("/api/people/Ann/stats").json()["games"]["neuf"]["deals"] == 1
+
+def _owned(client: TestClient, table_id: str) -> None:
+    deadline = time.monotonic() + 30
+    while not client.app.state.manager.tables[table_id].owner.here:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the table never had its owner"
+        time.sleep(0.02)
+
+
+def _count_writes(*clients: TestClient) -> list[int]:
+    """Count each server's writes of deals' statistics (kept up to date)."""
+    counts = [0] * len(clients)
+    for n, client in enumerate(clients):
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        write = store.add_deal_stats
+
+        def counted(stats: object, n: int = n, write: Callable[..., int] = write) -> int:
+            counts[n] += 1
+            return write(stats)
+
+        store.add_deal_stats = counted
+    return counts

@@ -35,4 +35,7 @@ async def health(request: Request, store: StoreDep, manager: ManagerDep, config:
         "collector": pauses.summary(),
         "anchoring": request.app.state.anchoring.summary(),  # the computer players' anchor matches (anchoring.py)
         "sockets": {"direct_frames": DirectWriter.written},  # messages written straight to the connection (frames.py)
+        # spectators' frames worked out here for other processes, and forwarded here as another process sent them
+        "fanout": {"published": manager.fanout.published_frames, "forwarded": manager.fanout.forwarded_frames,
+                   "wants": manager.fanout.wants},
     }

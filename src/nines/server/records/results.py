@@ -16,7 +16,7 @@ from ..store.people import DealStat, MatchStat
 from ..tables.table import Table
 from . import fronts
 
-__all__ = ["Due", "count_results", "deal_starts", "results_due", "write_results"]
+__all__ = ["Due", "count_results", "counted_elsewhere", "deal_starts", "results_due", "write_results"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,17 @@ async def count_results(store: Store, table: Table) -> None:
     due = results_due(table)
     if due is not None:
         await write_results(store, table, due)
+
+
+def counted_elsewhere(table: Table) -> None:
+    """Mark the table's finished deals (and its match, once over) counted without writing them: the moves that
+    finished them were made by another process, which wrote their statistics before it told this one
+    (``following.py``).  Counted here too, every statistic was written twice and the match's record built for it."""
+    number = table.deal_number()
+    if number is not None and not table.state.is_over:
+        table.deals_counted = max(table.deals_counted, number - 1)  # as results_due reads it: the deals before this one
+        return
+    results_due(table)  # the match's end (once), or a game without deal numbers: marked counted, and not written
 
 
 def results_due(table: Table) -> Due | None:

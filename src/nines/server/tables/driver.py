@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from .protocols import Tables
     from .table import Table
 
-CLAIM_TTL_S = 20
 BACKOFF_FIRST_S = 0.5
 BACKOFF_MOST_S = 30.0
 
@@ -173,17 +172,32 @@ class TableDriver:
                 return  # someone came back, the table paused: look again
             if again.delay != step.delay:
                 return
-        if not await self.manager.broker.claim(f"{table.id}:{seq}", CLAIM_TTL_S):
-            # another process is moving this table; follow it (or take over once its claim lapses)
-            await asyncio.sleep(CLAIM_TTL_S)
-            await self.manager.follow(table)
-            return
+        # (a stand-in for a person who left this process: its owner may never have seen them go)
+        if step.why != "away":
+            wait = await self.manager.owners.drive(table)
+            if wait is not None:
+                await self._wait_for_owner(wait)
+                return
         async with table.lock:
             if table.seq != seq:
                 return
             view = table.view(step.seat)
         decision = await self.manager.think(step.player.decide, view)
         await self.manager.commit_for(table, seq, step.seat, decision.action, stand_in=step.stand_in, why=step.why)
+
+    async def _wait_for_owner(self, seconds: float) -> None:
+        """Another process owns the table and moves it: its moves come through the events, and need not wake
+        this driver (``Owner.parked``), which has nothing to do until the owner lets the table go or its lease
+        may have lapsed; when no event came meanwhile, the store says whether one was missed."""
+        table = self.table
+        started = time.monotonic()
+        table.owner.parked = True
+        try:
+            await _wait(table.wake, seconds)
+        finally:
+            table.owner.parked = False
+        if not table.wake.is_set() and table.owner.heard_at < started:
+            await self.manager.follow(table)
 
 
 async def _wait(event: asyncio.Event, seconds: float | None) -> None:

@@ -47,10 +47,12 @@ from ..wire.pubsub import Broker
 from .again import PlayAgain
 from .claims import Claims, claim_url, new_claim
 from .driver import TableDriver
+from .fanout import Fanout
 from .following import Following
 from .hints import Hints
 from .lobby import Lobby
 from .moves import Acknowledges, Moves
+from .owners import Owners
 from .seats import Seats
 from .table import Connection, Seat, Table, TableError, hash_token, seat_player, utcnow
 from .thinking import Thinking
@@ -96,6 +98,8 @@ class TableManager:
         """Told of every move applied here, under the table's lock (the review starts on a deal's end)."""
         self.moves = Moves(self)  # every move: a person's, a computer player's
         self.following = Following(self)  # other processes' changes followed, this one's published
+        self.owners = Owners(self)  # which process moves each table, when several share them
+        self.fanout = Fanout(self, self.owners)  # spectators' frames worked out by the owner, forwarded by the others
         self.seats = Seats(self)  # seats taken, tokens checked, sockets attached and detached
         self.lobby = Lobby(self)  # the public tables, as the lobby lists them
 
@@ -110,6 +114,7 @@ class TableManager:
             except TableError:
                 continue
         await self.broker.start(self.following.on_remote, self.following.follow_all)
+        self.owners.start()
         self._watchdog = asyncio.create_task(self._watch(), name="tables-watchdog")
         log.info("tables.resumed", count=len(self.tables), instance=self.instance)
 
@@ -124,6 +129,7 @@ class TableManager:
                 await table.driver.stop()
         await self.journal.close()
         await self.results_written()
+        await self.owners.stop()  # the other processes take this one's tables at once
         await self.broker.close()
         self.thinking.close()
         self._rebuilding.shutdown(wait=False)
@@ -286,6 +292,7 @@ class TableManager:
             moved_at=stored.updated_at,
             next_table=stored.next_table,
             practice=stored.practice,
+            elsewhere=self.fanout if self.broker.shared else None,
         )
         self.set_seats(table, stored.seats)
         now = time.monotonic()
@@ -322,8 +329,6 @@ class TableManager:
             # the daily challenge: made afresh at each deal from (day, game, deal, seat), for duplicate fairness
             return DealSeeded(name, table.spec.id, table.source, seat)
         return seat_player(table, seat, name)
-
-
 
     # -- creating ----------------------------------------------------------
 

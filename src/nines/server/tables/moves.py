@@ -135,6 +135,7 @@ class Moves:
             else:
                 await acknowledge.reply(ack)
         await self.manager.publish(table, "action")
+        await self.manager.owners.moved(table)  # with several processes: the table's owner, if none is known
         return ack
 
     async def commit_for(self, table: Table, seq: int, seat: str, action: Any, *, stand_in: bool, why: str) -> None:
@@ -206,6 +207,8 @@ class Moves:
         if stand_in:
             table.stand_ins[stored.seq] = by
         table.last = LastAction(seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)
+        if self.manager.broker.shared:
+            table.unpublished.append(table.last)  # the next "action" event carries it (Following.publish)
         table.moved_at = utcnow()
         table.turn_changed()
         log.info("action", table=table.id, seq=stored.seq, seat=seat, by=by, action=stored.action, stand_in=stand_in)

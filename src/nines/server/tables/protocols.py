@@ -17,10 +17,28 @@ from ...randomness import MatchSecret
 from ..config import ServerConfig
 from ..store.database import Store, StoredSeat
 from ..store.journal import MoveJournal
-from ..wire.pubsub import Broker
+from ..wire.pubsub import Broker, TableEvent
 from .table import Table
 
 T = TypeVar("T")
+
+
+class Leases(Protocol):
+    """Which process owns each table, when several share them (:class:`~nines.server.tables.owners.Owners`)."""
+
+    async def drive(self, table: Table) -> float | None: ...
+
+    async def moved(self, table: Table) -> None: ...
+
+    def released(self, table: Table, origin: str) -> None: ...
+
+
+class Spectators(Protocol):
+    """Spectators' frames between processes (:class:`~nines.server.tables.fanout.Fanout`)."""
+
+    def on_event(self, table: Table, event: TableEvent) -> None: ...
+
+    async def keep_once(self) -> None: ...
 
 
 class Tables(Protocol):
@@ -34,6 +52,12 @@ class Tables(Protocol):
     journal: MoveJournal
     closing: bool
     action_listeners: list[Callable[[Table], None]]
+
+    @property
+    def owners(self) -> Leases: ...
+
+    @property
+    def fanout(self) -> Spectators: ...
 
     async def get(self, table_id: str) -> Table: ...
 

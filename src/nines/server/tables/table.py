@@ -35,8 +35,8 @@ from ..wire.messages import (
     TableInfo,
 )
 
-__all__ = ["DEFAULT_STAND_IN", "SPECTATORS_BUSY_S", "SPECTATORS_EVERY_S", "SPECTATORS_PACE", "Connection", "Seat", "Table", "TableError", "hash_token", "mark_stand_ins",
-           "seat_player", "utcnow"]
+__all__ = ["DEFAULT_STAND_IN", "SPECTATORS_BUSY_S", "SPECTATORS_EVERY_S", "SPECTATORS_PACE", "Connection", "Elsewhere", "Owner", "Seat", "Table",
+           "TableError", "hash_token", "mark_stand_ins", "seat_player", "utcnow"]
 
 DEFAULT_STAND_IN = "basic"
 
@@ -109,6 +109,26 @@ class Connection(Protocol):
         ...
 
 
+class Elsewhere(Protocol):
+    """The other server processes sharing a table, as its spectators' frames see them (``tables/fanout.py``)."""
+
+    def relaying(self, table: Table) -> bool:
+        """Another process works out the spectators' frames: this one forwards them to its own spectators."""
+        ...
+
+    def watching(self, table: Table) -> bool:
+        """This process works them out, and spectators on other processes wait for them."""
+        ...
+
+    def published(self, table: Table, rev: int, base: int | None, text: str) -> None:
+        """A frame of the spectators' view worked out here (``base`` None: a whole state), for the others."""
+        ...
+
+    def wanted(self, table: Table) -> None:
+        """A spectator here needs the whole state, and this process keeps none from the owner: ask for it."""
+        ...
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -130,6 +150,19 @@ class Seat:
         name = self.person if self.kind == "human" else self.bot
         return {"seat": self.seat, "kind": self.kind, "name": name, "bot": self.bot, "connected": connected,
                 "stand_in": stand_in}
+
+
+@dataclass
+class Owner:
+    """Which process owns the table among those sharing it, as this one last heard (``tables/owners.py``)."""
+
+    here: bool = False  # this one: it moves the table's computer players and stand-ins
+    elsewhere: str | None = None  # another one (its instance), or None: none known
+    until: float = 0.0  # the lease is taken to last until then (the monotonic clock)
+    ask_at: float = 0.0  # when to ask Redis again: the owner renews, another process sees whether it lapsed
+    spectators_until: float = 0.0  # the owner: until then spectators elsewhere wait for the frames worked out here
+    parked: bool = False  # this process's driver waits for the owner: another process's moves need not wake it
+    heard_at: float = 0.0  # when another process last said something about the table
 
 
 @dataclass
@@ -173,6 +206,9 @@ class Table:
     active_at: float = field(default_factory=time.monotonic)  # last move or visit (for closing idle tables)
     _stand_in_players: dict[str, Player] = field(default_factory=dict)
     practice: bool = False  # solo practice from a chosen seed: left out of statistics
+    owner: Owner = field(default_factory=Owner)  # with several processes: which one moves the table
+    unpublished: list[LastAction] = field(default_factory=list)  # with several: moves made here, not yet told
+    elsewhere: Elsewhere | None = None  # with several processes: where else its spectators' frames go or come from
     shown: Shown = field(default_factory=Shown)  # what each socket was last shown: changes go as patches
     # the rules' views at this move, worked out once: every socket of a seat, its computer player, the
     # statistics and the reviews all read the same one (see view())
@@ -298,11 +334,12 @@ class Table:
             self._stand_in_players[seat] = player
         return player
 
-    def turn_changed(self) -> None:
-        """A new decision begins: its clock starts now; the driver looks again."""
+    def turn_changed(self, wake: bool = True) -> None:
+        """A new decision begins: its clock starts now; the driver looks again (unless ``wake`` is false)."""
         self.turn_started = self.clock()
         self.active_at = time.monotonic()
-        self.wake.set()
+        if wake:
+            self.wake.set()
 
     def _clock(self, now: float) -> ClockInfo | None:
         acting = self.state.acting_seat
@@ -430,13 +467,23 @@ class Table:
         loop runs late): then what changed meanwhile reaches them together at the end of that time, as one
         patch (when computer players move with no pause, the spectators of a busy server were most of the
         messages and patches it made)."""
-        info = self.info_body()
         seated, watching = [], False
         for connection in self.connections:
             if connection.seat is not None:
                 seated.append(connection)
             else:
                 watching = True
+        elsewhere = self.elsewhere
+        if elsewhere is not None:  # with several processes, the table's owner works out the spectators' frames
+            if elsewhere.relaying(self):
+                watching = False  # they come from the owner
+            elif watching and not self.owner.here:
+                elsewhere.wanted(self)  # no owner known yet: shown from here until its frames come
+            else:
+                watching = watching or elsewhere.watching(self)
+        if not seated and not watching:
+            return
+        info = self.info_body()
         self.shown.change(seated, lambda seat: self.body(seat, info))
         if self._spectators_due is not None or not watching:
             return  # their next patch is due already: it will carry this change too
@@ -462,8 +509,25 @@ class Table:
             self._spectators_due.cancel()
             self._spectators_due = None
         self._spectators_shown_at = self.clock()
+        elsewhere = self.elsewhere
+        if elsewhere is not None and elsewhere.relaying(self):
+            return  # (held back before another process took the table) its frames come from there
         shown = info if info is not None else self.info_body()
-        self.shown.change([c for c in self.connections if c.seat is None and c is not but], lambda seat: self.body(seat, shown))
+        sockets = [c for c in self.connections if c.seat is None and c is not but]
+        if elsewhere is None or not elsewhere.watching(self):
+            self.shown.change(sockets, lambda seat: self.body(seat, shown))
+            return
+        # the spectators' view worked out once, here, for every process: the same text goes to all their sockets
+        frame = self.shown.change(sockets, lambda seat: self.body(seat, shown), also=(None,))[None].frame()
+        if frame is not None:
+            elsewhere.published(self, *frame)
+
+    def show_elsewhere(self) -> None:
+        """Spectators on another process need the whole state: the change held back goes now, then the whole."""
+        self._show_spectators()
+        whole = self.shown.last_whole(None)
+        if whole is not None and self.elsewhere is not None:
+            self.elsewhere.published(self, whole[0], None, whole[1])
 
     def seat_moved(self, seat: str) -> None:
         """The seat's token changed (its person moved it to another browser): every socket that held it
@@ -476,6 +540,11 @@ class Table:
 
     def send_whole(self, connection: Connection) -> None:
         """Queue one socket the whole state of its view (it opened, or asked again; under the lock)."""
+        elsewhere = self.elsewhere
+        if connection.seat is None and elsewhere is not None and not self.owner.here:
+            if elsewhere.relaying(self) and self.shown.kept_whole(connection):
+                return  # the state the owner's frames lead to
+            elsewhere.wanted(self)  # meanwhile, the state as this process knows it; the owner's follows
         if connection.seat is None and self._spectators_due is not None:
             self._show_spectators(but=connection)  # the others first: then all hold the same state, and share the next patch
         self.shown.whole(connection, self.body(connection.seat))

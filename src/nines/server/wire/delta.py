@@ -22,6 +22,7 @@ next, as views do: parts that compare equal are passed over without being walked
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -98,7 +99,13 @@ def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
 
 def apply(document: Any, changes: list[Change]) -> Any:
     """A copy of ``document`` with the changes made (the document itself is left as it was)."""
-    root = [copy.deepcopy(document)]  # a holder, so that a change at the top is like any other
+    return _changed(copy.deepcopy(document), changes, copy.deepcopy)
+
+
+def _changed(document: Any, changes: list[Change], take: Callable[[Any], Any]) -> Any:
+    """``document`` with the changes made in place, each value put in as ``take`` gives it (the new document:
+    a change at the top replaces it)."""
+    root = [document]  # a holder, so that a change at the top is like any other
     for change in changes:
         op, path = change[0], [0, *change[1]]
         parent = root
@@ -106,9 +113,9 @@ def apply(document: Any, changes: list[Change]) -> Any:
             parent = parent[key]
         last = path[-1]
         if op == "s":
-            parent[last] = copy.deepcopy(change[2])
+            parent[last] = take(change[2])
         elif op == "a":
-            parent[last].extend(copy.deepcopy(change[2]))
+            parent[last].extend(take(change[2]))
         elif op == "d":
             del parent[last]
         else:
@@ -129,20 +136,30 @@ class Shown:
     is built, compared and serialized once per change, and the same text is queued to every
     socket that shows it.  A socket whose last revision is not the one the patch starts from
     (it opened, or asked again, in between) gets the whole state instead.
+
+    With several processes, the spectators' frames of a table are worked out by the process that owns it
+    (``tables/fanout.py``) and the others forward them as they came (:meth:`forward`), keeping the state they
+    lead to for sockets that join.  The revisions of each process start at a random number, so that a patch of
+    one never seems to follow a state another sent.
     """
 
     def __init__(self) -> None:
-        self.rev = 0
+        self.rev = random.randrange(1 << 40)  # (under 2**53: a number a page's JavaScript holds exactly)
         self._bodies: dict[str | None, tuple[int, dict[str, Any]]] = {}  # per seat: last revision sent, body
         self._delivered: dict[int, int] = {}  # id(socket) -> revision it holds
+        self._kept: tuple[int, dict[str, Any]] | None = None  # the spectators' state another process last sent
+        self._kept_text: str | None = None  # ...as a whole state's text, once a socket needed it
 
-    def change(self, sockets: Iterable[Socket], body_for: Callable[[str | None], dict[str, Any]]) -> None:
-        """Queue every socket what changed (call under the table's lock, after the change)."""
+    def change(self, sockets: Iterable[Socket], body_for: Callable[[str | None], dict[str, Any]],
+               also: tuple[str | None, ...] = ()) -> dict[str | None, _Plan]:
+        """Queue every socket what changed (call under the table's lock, after the change); the views ``also``
+        are worked out even when no socket here shows them (the spectators', for other processes).  The plan of
+        each view worked out."""
         sockets = list(sockets)
-        if not sockets:
-            return
+        if not sockets and not also:
+            return {}
         self.rev += 1
-        plans: dict[str | None, _Plan] = {}
+        plans: dict[str | None, _Plan] = {seat: self._plan(seat, _body(body_for(seat))) for seat in also}
         for socket in sockets:
             plan = plans.get(socket.seat)
             if plan is None:
@@ -157,6 +174,9 @@ class Shown:
             self._delivered[id(socket)] = plan.rev
         for seat, plan in plans.items():
             self._bodies[seat] = (plan.rev, plan.body)
+        if None in plans:
+            self._kept = self._kept_text = None  # shown from here: what another process sent is behind
+        return plans
 
     def _plan(self, seat: str | None, body: dict[str, Any]) -> _Plan:
         before = self._bodies.get(seat)
@@ -186,6 +206,60 @@ class Shown:
     def forget(self, socket: Socket) -> None:
         self._delivered.pop(id(socket), None)
 
+    def last_rev(self, seat: str | None) -> int | None:
+        """The revision of the last state of ``seat``'s view worked out here (``None``: none yet)."""
+        before = self._bodies.get(seat)
+        return None if before is None else before[0]
+
+    def last_whole(self, seat: str | None) -> tuple[int, str] | None:
+        """The last state of ``seat``'s view worked out here, as the revision and text of a whole state."""
+        before = self._bodies.get(seat)
+        return None if before is None else (before[0], _full(before[1], before[0]))
+
+    def forward(self, sockets: Iterable[Socket], rev: int, base: int | None, text: str) -> bool:
+        """Queue the spectators' sockets a frame another process worked out: a whole state (``base`` None), or a
+        patch from revision ``base``, the very text it came as.  A socket holding neither ``base`` nor ``rev``
+        (it joined, or asked again) gets the whole state it leads to.  ``False``, nothing sent: a patch from a
+        state not kept here (a frame was missed): the caller asks for the whole."""
+        kept = self._kept
+        if base is None:
+            body = _body(orjson.loads(text))
+            self._kept_text = text
+        elif kept is not None and kept[0] == base:
+            # the kept state is this object's own (parsed from frames, never shared): changed in place
+            body = _changed(kept[1], orjson.loads(text)["changes"], _same)
+            self._kept_text = None
+        else:
+            self._kept = self._kept_text = None
+            return False
+        self._kept = (rev, body)
+        for socket in sockets:
+            held = self._delivered.get(id(socket))
+            if held == rev:
+                continue
+            socket.send_text(text if base is None or held == base else self._kept_whole())
+            self._delivered[id(socket)] = rev
+        return True
+
+    @property
+    def kept_rev(self) -> int | None:
+        """The revision of the spectators' state kept from another process's frames (``None``: none kept)."""
+        return None if self._kept is None else self._kept[0]
+
+    def kept_whole(self, socket: Socket) -> bool:
+        """Queue one spectator's socket the whole state another process's frames lead to; ``False`` if none is kept."""
+        if self._kept is None:
+            return False
+        socket.send_text(self._kept_whole())
+        self._delivered[id(socket)] = self._kept[0]
+        return True
+
+    def _kept_whole(self) -> str:
+        assert self._kept is not None
+        if self._kept_text is None:
+            self._kept_text = _full(self._kept[1], self._kept[0])
+        return self._kept_text
+
 
 class _Plan:
     """What one view's sockets are sent for one change: a patch from ``base``, or the whole body."""
@@ -203,6 +277,20 @@ class _Plan:
         if self._whole is None:
             self._whole = _full(self.body, self.rev)
         return self._whole
+
+    def frame(self) -> tuple[int, int | None, str] | None:
+        """This change of the view for other processes' sockets: its revision, the revision it starts from
+        (``None``: a whole state) and its text; ``None`` when the view did not change."""
+        if self.patch is not None:
+            assert self.base is not None
+            return self.rev, self.base, self.patch
+        if self.base is None:
+            return self.rev, None, self.whole()
+        return None
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _body(message: dict[str, Any]) -> dict[str, Any]:
