@@ -176,10 +176,24 @@ class RedisServer:
              "--dir", str(self.folder)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port, 30)
-        if self.process.poll() is None:  # (what answered may be another process on the port, if this one exited)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=0.2)  # one that cannot bind exits at once
+        # until this redis-server answers on the port, or exits (one that cannot bind, the port taken meanwhile by
+        # another process, exits): waited for, not a fixed 0.2 s after the port answered assumed long enough for a
+        # server that cannot bind to exit (what answered may be another process on the port)
+        deadline = time.monotonic() + 60
+        while self.process.poll() is None and not self._answers_as(self.process.pid):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not answer on port {self.port} within 60 s")
+            time.sleep(0.05)
+
+    def _answers_as(self, pid: int) -> bool:
+        """Whether the redis-server answering on the port is the process ``pid`` (its INFO says which)."""
+        import redis
+
+        try:
+            with redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=5, socket_timeout=30) as client:
+                return int(client.info("server")["process_id"]) == pid
+        except (redis.RedisError, OSError, KeyError, ValueError):
+            return False
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

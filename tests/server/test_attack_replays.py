@@ -28,6 +28,7 @@ from starlette.testclient import TestClient
 
 import nines.server.records.replay as replay_module
 
+from ..waiting import wait_until
 from .helpers import create_table, me_and_bots, wait_for
 
 
@@ -75,10 +76,9 @@ def test_a_table_is_rebuilt_from_its_log_in_a_thread_of_its_own(client: TestClie
     table_id = seated["table"]["id"]
     wait_for(client, table_id, lambda s: s["table"]["status"] == "over")
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    for _ in range(200):  # the computer players' task lets go of the table as it ends
-        if table_id not in manager.tables:
-            break
-        threading.Event().wait(0.02)
+    # the computer players' task lets go of the table as it ends: waited for until a generous deadline (200 looks
+    # 20 ms apart went on regardless after 4 s, and a table still held was then read, not rebuilt)
+    wait_until(lambda: table_id not in manager.tables, timeout=60, what="the finished table to be let go")
     manager._finished.clear()  # no longer kept: the next GET rebuilds it
     rebuilt_in: list[str] = []
     original = manager._rebuild

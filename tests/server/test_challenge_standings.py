@@ -21,6 +21,8 @@ from nines.server.tables import standings as standings_module
 from nines.server.tables.standings import DayStandings
 from tests.challenge.test_challenge import pairwise_standings
 
+from ..waiting import until
+
 DAY = "2026-12-07"
 
 
@@ -84,7 +86,8 @@ def test_the_standings_are_worked_out_once_for_the_requests_asking_meanwhile_and
         # an entry finishes while the standings are being worked out: those asking after it get it
         first = asyncio.ensure_future(kept.get(DAY, "neuf"))
         kept.changed(DAY, "neuf")
-        await asyncio.sleep(0.01)
+        # the working out under way (its read of the day's results begun): waited for, not a fixed 10 ms
+        await until(lambda: standing.reads == 3, what="the standings being worked out")
         standing.results["bob"] = [3.0, 0.0]
         kept.changed(DAY, "neuf")
         second = await kept.get(DAY, "neuf")

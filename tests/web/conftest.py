@@ -141,8 +141,42 @@ SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running'
 
 
 def settle(page: Any) -> None:
-    """Wait until no animation runs (a card still flying to the trick is drawn over the seat it comes from)."""
-    page.wait_for_function(SETTLED, timeout=5_000)
+    """Wait until no animation runs (a card still flying to the trick is drawn over the seat it comes from), until
+    the page's deadline (60 s: a bound on failure only; 5 s was not generous on a loaded machine)."""
+    page.wait_for_function(SETTLED)
+
+
+NEXT_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def next_frames(page: Any) -> None:
+    """Until the page has drawn two more frames: what a drawing left for its next frame (``requestAnimationFrame``:
+    a scroll put back, a box fitted) is done, however long the frames take."""
+    page.wait_for_function(NEXT_FRAMES)
+
+
+STEADY = """([selector, frames]) => new Promise((done) => {
+  const box = () => {
+    const el = document.querySelector(selector);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height, scrollX, scrollY].join();
+  };
+  let last = box(), same = 0;
+  const look = () => {
+    const now = box();
+    same = now !== null && now === last ? same + 1 : 0;
+    last = now;
+    if (same >= frames) done(true); else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
+def steady(page: Any, selector: str, frames: int = 3) -> None:
+    """Until the box of ``selector`` (and the page's scroll) stayed the same over ``frames`` animation frames: a
+    smooth scroll or a layout still moving has come to rest (waited for, not a fixed time assumed long enough)."""
+    page.wait_for_function(STEADY, arg=[selector, frames])
 
 
 def screenshot(page: Any, name: str, full_page: bool = False) -> Path:

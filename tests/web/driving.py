@@ -9,6 +9,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 
 SUMMARY = "dialog.summary-dialog"
+CHOICES = "dialog[open] .choices button"
 
 
 def click_first(page: Any, selector: str) -> bool:
@@ -74,6 +75,8 @@ def elyigit_step(page: Any) -> bool:
 
 
 def rummy_step(page: Any) -> bool:
+    if page.locator(CHOICES).count():  # the last gesture matched several moves: the first offered
+        return click_first(page, CHOICES)
     if page.locator("button[data-pile=stock].legal").count():
         return click_first(page, "button[data-pile=stock].legal")
     if not page.locator(".rummy-hand button.card").count() or not page.locator("[data-action=discard]").count():
@@ -117,7 +120,7 @@ def rummy_turn_drawn(page: Any) -> list[str]:
     legal actions after it (the page scrolled to its top)."""
     while True:
         page.wait_for_function(
-            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length", timeout=20_000)
+            "document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length")
         legal = legal_actions(page)
         page.evaluate("window.scrollTo(0, 0)")
         if "draw stock" not in legal:
@@ -152,8 +155,19 @@ def clear_selection(page: Any) -> None:
             return
 
 
-def choose_first(page: Any) -> None:
-    """When several moves match a gesture (a wild that could stand for two cards), take the first offered."""
-    page.wait_for_timeout(100)
-    if page.locator("dialog[open] .choices button").count():
-        click_first(page, "dialog[open] .choices button")
+def gesture_taken(page: Any, seq: str | None) -> None:
+    """Until the gesture made at move ``seq`` (the table's ``data-seq`` before it) was taken as a move, or opened the
+    choice between the moves it matches: waited for, not a fixed 100 ms assumed long enough for a tap's click."""
+    page.wait_for_function(
+        "seq => document.querySelector('.table-shell').dataset.seq !== seq"
+        " || !!document.querySelector('dialog[open] .choices button')", arg=seq)
+
+
+def choose_first(page: Any, seq: str | None = None) -> None:
+    """When several moves match a gesture (a wild that could stand for two cards), take the first offered. A click
+    opens the choice in the click itself; with ``seq`` (the move before the gesture: a tap's click comes after the
+    touch), first wait until the gesture was taken or the choice opened."""
+    if seq is not None:
+        gesture_taken(page, seq)
+    if page.locator(CHOICES).count():
+        click_first(page, CHOICES)

@@ -67,12 +67,11 @@ def focused(page: Any) -> dict[str, Any]:
 def close_summary_and_expect_the_focus_in_the_hand(page: Any) -> None:
     """Escape closes the deal's summary and the hand takes the focus back. The dialog's ``close`` event (which
     removes it and hands the focus back) is a task queued after ``open`` goes, so wait for the dialog to go, then
-    give the focus a moment to arrive."""
+    for the focus to arrive (until the page's deadline, 60 s: a bound on failure only)."""
     page.keyboard.press("Escape")
     page.wait_for_function("!document.querySelector('dialog')")
     try:
-        page.wait_for_function("document.activeElement && document.activeElement.matches('.hand[data-seat] button.card')",
-                               timeout=3_000)
+        page.wait_for_function("document.activeElement && document.activeElement.matches('.hand[data-seat] button.card')")
     except Exception as error:  # playwright's TimeoutError: say where the focus went instead
         raise AssertionError(f"closing the summary left the focus out of the hand: {focus_report(page)}") from error
 
@@ -86,7 +85,7 @@ def test_a_whole_deal_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages
     plays = 0
     while not page.locator("dialog.summary-dialog").count():
         page.wait_for_function(
-            "document.querySelector('.status-line.my-turn') || document.querySelector('dialog.summary-dialog')", timeout=20_000
+            "document.querySelector('.status-line.my-turn') || document.querySelector('dialog.summary-dialog')"
         )
         if page.locator("dialog.summary-dialog").count():
             break
@@ -105,7 +104,7 @@ def test_a_whole_deal_with_the_keyboard_keeps_the_focus_in_the_hand(pages: Pages
         try:
             page.wait_for_function(
                 "document.querySelector('dialog.summary-dialog') || (document.activeElement"
-                " && document.activeElement.matches('.hand[data-seat] button.card'))", timeout=5_000)
+                " && document.activeElement.matches('.hand[data-seat] button.card'))")
         except Exception as error:  # playwright's TimeoutError: say where the focus went instead
             raise AssertionError(f"after playing {where['code']} the focus left the hand: {focus_report(page)}") from error
         now = focused(page)
@@ -136,7 +135,7 @@ def wait_for_turn_or_summary(page: Any) -> bool:
     """Wait until the person has a move to make (True) or the deal's summary is open (False)."""
     page.wait_for_function(
         "(document.querySelector('.status-line.my-turn') && document.querySelectorAll('datalist option').length)"
-        " || document.querySelector('dialog.summary-dialog')", timeout=30_000)
+        " || document.querySelector('dialog.summary-dialog')")
     return not page.locator("dialog.summary-dialog").count()
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Pages, screenshot, settle
+from .conftest import Pages, next_frames, screenshot, settle, steady
 from .driving import tap
 from .seating import SIZES, open_table, outside_the_screen
 
@@ -84,15 +84,16 @@ def test_the_deal_summary_opens_on_its_outcome(pages: Pages, live_server: Any, g
     """How the deal went for each player (the score change, the totals) shows as the summary opens, before the
     hands and the tricks (on a phone they filled three screens above it), with a close button a finger can hit."""
     page = finished_table(pages, live_server, game, size)
-    page.wait_for_timeout(300)
-    if not page.locator("dialog.summary-dialog").count():  # it opens by itself when a deal ends while watching
+    # it opens by itself when a deal ends while watching, drawn from the same message as the match's end (no fixed
+    # 300 ms to wait for it)
+    if not page.locator("dialog.summary-dialog").count():
         if page.locator(".tools-toggle").is_visible():
             page.locator(".tools-toggle").click()
         page.click("[data-tool=summary]")
     dialog = page.locator("dialog.summary-dialog")
     outcome = dialog.locator(".summary table.sheet")
     outcome.wait_for()
-    page.wait_for_timeout(200)
+    steady(page, "dialog.summary-dialog .summary table.sheet")  # at rest where it opened: not a fixed 200 ms
     screenshot(page, f"first-{game}-summary-{size}")
     heading = outcome.locator("xpath=preceding-sibling::h3[1]").inner_text()
     assert heading == OUTCOME[game]
@@ -156,8 +157,7 @@ def test_the_replay_shows_the_whole_table(pages: Pages, live_server: Any, size: 
     step buttons (on a phone the side hands stood one card a row, the table three screens high, South's hand out of
     sight)."""
     page = finished_table(pages, live_server, "neuf", size)
-    page.wait_for_timeout(300)
-    if page.locator("dialog.summary-dialog").count():
+    if page.locator("dialog.summary-dialog").count():  # (opened with the match's end, if at all: no fixed 300 ms)
         page.keyboard.press("Escape")
         page.wait_for_function("!document.querySelector('dialog')")
     page.click("[data-tool=replay]")
@@ -187,7 +187,7 @@ def test_the_home_page_leads_straight_to_starting_a_table(pages: Pages, live_ser
     assert not outside_the_screen(page, "[data-go=start]")
     tap(page, "[data-go=start]")
     page.wait_for_function("window.scrollY > 0")
-    page.wait_for_timeout(300)
+    steady(page, "#start-title")  # the scroll at rest, not a fixed 300 ms after it began
     screenshot(page, f"first-home-start-{size}")
     place = page.evaluate("""() => ({
       header: document.querySelector('.topbar').getBoundingClientRect().bottom,
@@ -198,6 +198,13 @@ def test_the_home_page_leads_straight_to_starting_a_table(pages: Pages, live_ser
 
 
 SETS_BOX = "document.querySelector('.table-sets')"
+SCROLLED_TO_THE_END = """() => new Promise((done) => {
+  const box = document.querySelector('.table-sets');
+  const end = box.scrollHeight - box.clientHeight;
+  if (Math.abs(box.scrollTop - end) < 1) { done({ top: box.scrollTop }); return; }
+  box.addEventListener('scroll', () => done({ top: box.scrollTop }), { once: true });  // after the page's own handler
+  box.scrollTop = end;
+})"""
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -210,16 +217,16 @@ def test_rummy_sets_stay_where_scrolled(pages: Pages, live_server: Any, size: st
     for _ in range(60):
         legal = rummy_turn_drawn(page)
         if page.evaluate(f"{SETS_BOX}.scrollHeight > {SETS_BOX}.clientHeight + 4"):
-            page.evaluate(f"{SETS_BOX}.scrollTop = 10000")
-            page.wait_for_timeout(100)
-            before = page.evaluate(f"{SETS_BOX}.scrollTop")
+            # scrolled to its end, and read once the box's scroll event was handled (the page keeps where the box
+            # was scrolled then): waited for, not a fixed 100 ms
+            before = page.wait_for_function(SCROLLED_TO_THE_END).json_value()["top"]
             # a card no set takes (a set that takes the selected card is brought into sight on purpose)
             takers = {w.split("=")[0] for a in legal if a.split()[0] in ("extend", "swap") for w in a.split()[2:]}
             codes = page.eval_on_selector_all(".rummy-hand button.card", "cs => cs.map(c => c.dataset.code)")
             index = next(i for i, code in enumerate(codes) if code not in takers)
             tap(page, f".rummy-hand button.card >> nth={index}")
             page.wait_for_selector(".rummy-hand button.card.selected")
-            page.wait_for_timeout(200)
+            next_frames(page)  # the box is put back where it was on the frame after the drawing: not a fixed 200 ms
             screenshot(page, f"first-rummy-sets-scrolled-{size}")
             after = page.evaluate(f"{SETS_BOX}.scrollTop")
             assert before > 0 and abs(after - before) <= 2, f"the sets' box was scrolled to {before} px, after a tap {after}"
@@ -228,7 +235,7 @@ def test_rummy_sets_stay_where_scrolled(pages: Pages, live_server: Any, size: st
         lays = [a for a in legal if a.startswith("lay ")]
         if lays and select_cards(page, [w.split("=")[0] for w in lays[0].split()[1:]]):
             tap(page, "[data-action=lay]:not([disabled])")
-            choose_first(page)
+            choose_first(page, seq)
         else:
             discard = [a for a in legal if a.startswith("discard ")][-1]
             assert select_cards(page, [discard.split()[1]])

@@ -122,8 +122,10 @@ def test_a_whole_french_match_holds_no_english_word(pages: Pages, live_server: A
     def step_through() -> None:
         page.wait_for_selector(".replay-felt .felt")
         for _ in range(8):
+            # each step read once it is drawn (the step's number changed), not a fixed 30 ms after the click
+            shown = page.evaluate("document.querySelector('.replay-step').textContent")
             page.click("[data-step=next]")
-            page.wait_for_timeout(30)
+            page.wait_for_function("shown => document.querySelector('.replay-step').textContent !== shown", arg=shown)
             reader.read("the replay")
         screenshot(page, f"polish-fr-replay-{game}-{size}")
 
@@ -131,7 +133,10 @@ def test_a_whole_french_match_holds_no_english_word(pages: Pages, live_server: A
     for path in ("/", "/stats"):
         page.goto(live_server.url + path)
         page.wait_for_selector("main")
-        click_first(page, ".game-card")  # the home page's chooser opens a game's setup
-        page.wait_for_timeout(200)
+        # the home page's chooser opens a game's setup: read once it is there (not a fixed 200 ms after the click,
+        # which read the page mid-navigation, or the home page again)
+        if click_first(page, ".game-card"):
+            page.wait_for_url(re.compile(r"/(neuf|elyigit|rummy)$"))
+            page.wait_for_selector(".setup button[type=submit]")
         reader.read(path)
     assert not reader.found, "English on French pages:\n" + "\n".join(f"{where}: {text}" for text, where in reader.found.items())

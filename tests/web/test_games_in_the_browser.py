@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -26,11 +27,12 @@ def start_from_home(page, live_server, game_label: str) -> str:
 
 def device_link(page) -> str:
     """The one-time "move to another device" link, made from the table's share dialog."""
-    for _ in range(5):  # a deal's summary may be open
-        if not page.locator("dialog[open]").count():
-            break
+    # a deal's summary may be open: closed until none is (a 60 s deadline), not five tries 100 ms apart assumed
+    # long enough for each Escape to take
+    deadline = time.monotonic() + 60
+    while page.locator("dialog[open]").count():
+        assert time.monotonic() < deadline, "a dialog stayed open"
         page.keyboard.press("Escape")
-        page.wait_for_timeout(100)
     page.click("[data-tool=share]")
     page.click("[data-tool=device]")
     link = page.locator("[data-device-link] input").input_value()

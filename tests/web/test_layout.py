@@ -29,7 +29,6 @@ AROUND_THE_TRICK = ".felt .plate, .felt .backs, .felt .dummy-hand"
 
 def trick_clear(page: Any, name: str) -> None:
     """No card of the trick lies over (or under) a player's plate or hand, once the cards have landed."""
-    page.wait_for_timeout(100)
     settle(page)
     problems = overlapping(page, ".trick .trick-slot .card", AROUND_THE_TRICK)
     assert not problems, f"{name}:\n" + "\n".join(problems)
@@ -43,7 +42,15 @@ def dummy_clear(page: Any, name: str) -> None:
     assert not problems, f"{name}:\n" + "\n".join(problems)
 
 
-def wait_turn(page: Any, selector: str, timeout: int = 20_000) -> None:
+def acted(page: Any, selector: str) -> None:
+    """Tap ``selector`` and wait until the move it makes is shown (the table's move number changed): waited for,
+    not a fixed time after the tap assumed long enough for the move to come back."""
+    seq = page.locator(".table-shell").get_attribute("data-seq")
+    tap(page, selector)
+    page.wait_for_function("seq => document.querySelector('.table-shell').dataset.seq !== seq", arg=seq)
+
+
+def wait_turn(page: Any, selector: str, timeout: int = 60_000) -> None:
     page.wait_for_selector(f"{MY_TURN}", timeout=timeout)
     page.wait_for_selector(selector, timeout=timeout)
 
@@ -58,7 +65,7 @@ def test_le_neuf_exchange_and_play_fit(pages: Pages, live_server: Any, size: str
     wait_turn(page, ".hand.controlled button.card.legal")
     trick_clear(page, f"layout-neuf-play-{size}")
     fits(page, f"layout-neuf-play-{size}", hand)
-    tap(page, ".hand.controlled button.card.legal")
+    acted(page, ".hand.controlled button.card.legal")
     trick_clear(page, f"layout-neuf-after-{size}")
     fits(page, f"layout-neuf-after-{size}", hand)
 
@@ -78,7 +85,7 @@ def test_elyigit_bid_trump_and_play_fit(pages: Pages, live_server: Any, size: st
     trick_clear(page, f"layout-elyigit-play-{size}")
     fits(page, f"layout-elyigit-play-{size}", hand, ".dummy-hand .card")
     dummy_clear(page, f"layout-elyigit-play-{size}")
-    tap(page, ".hand.controlled button.card.legal")
+    acted(page, ".hand.controlled button.card.legal")
     trick_clear(page, f"layout-elyigit-after-{size}")
     fits(page, f"layout-elyigit-after-{size}", hand, ".dummy-hand .card")
 
@@ -93,9 +100,9 @@ def test_rummy_draw_lay_and_discard_fit(pages: Pages, live_server: Any, size: st
     wait_turn(page, "[data-action=discard]")
     fits(page, f"layout-rummy-play-{size}", hand, "[data-action=discard]", "[data-pile=discard]")
     tap(page, ".rummy-hand button.card >> nth=-1")
+    page.wait_for_selector(".rummy-hand button.card.selected")
     fits(page, f"layout-rummy-selected-{size}", hand, "[data-action=discard]", "[data-pile=discard]")
-    tap(page, "[data-action=discard]:not([disabled])")
-    page.wait_for_timeout(300)
+    acted(page, "[data-action=discard]:not([disabled])")
     fits(page, f"layout-rummy-after-{size}", hand)
 
 
@@ -109,7 +116,7 @@ RUMMY_SEED = 38
 def test_rummy_lay_swap_and_extend_fit(pages: Pages, live_server: Any, size: str) -> None:
     """Each of rummy's set plays at its own decision: the hand, the selected cards' control (Lay, or the set on the
     table that takes the card) inside the screen before acting, and the hand after."""
-    from .driving import clear_selection, rummy_turn_drawn, select_cards
+    from .driving import clear_selection, gesture_taken, rummy_turn_drawn, select_cards
 
     page = open_table(pages, live_server, "rummy", size, seed=RUMMY_SEED)
     hand = HAND.format(seat="1")
@@ -132,7 +139,7 @@ def test_rummy_lay_swap_and_extend_fit(pages: Pages, live_server: Any, size: str
             control = "[data-action=lay]:not([disabled])" if verb == "lay" else f"button.table-set.target[data-set='{words[1]}']"
             fits(page, f"layout-rummy-{verb}-{size}", hand, control)
             tap(page, control)
-            page.wait_for_timeout(100)
+            gesture_taken(page, seq)
             if page.locator("dialog[open] .choices button").count():  # the cards allow more than one move: this one
                 page.locator(f"dialog[open] .choices button[data-action='{move}']").click()
             checked.append(verb)

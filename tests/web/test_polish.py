@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Pages, screenshot, settle
+from .conftest import Pages, next_frames, screenshot, settle, steady
 from .driving import tap
 from .seating import LANG_SIZE_PAIRS, SIZES, open_table
 
@@ -227,7 +227,7 @@ def test_rummy_sets_that_take_the_card_are_in_view(pages: Pages, live_server: An
     """Seed 38: at each of seat 1's turns where a card may extend or swap into a set, that card selected: the sets it
     may go to lie wholly inside the sets' box and the screen, any set cut off has a cue that more follow, and the wilds'
     tags stay inside their sets."""
-    from .driving import clear_selection, rummy_turn_drawn, select_cards
+    from .driving import clear_selection, gesture_taken, rummy_turn_drawn, select_cards
 
     page = open_table(pages, live_server, "rummy", size, seed=38)
     seen = 0
@@ -241,7 +241,7 @@ def test_rummy_sets_that_take_the_card_are_in_view(pages: Pages, live_server: An
         if lays and not moves:  # a set of one's own first: who has laid may extend and swap
             assert select_cards(page, [w.split("=")[0] for w in lays[0].split()[1:]])
             tap(page, "[data-action=lay]:not([disabled])")
-            page.wait_for_timeout(100)
+            gesture_taken(page, seq)  # the move taken, or the choice open: not a fixed 100 ms after the tap
             if page.locator("dialog[open] .choices button").count():
                 page.locator(f"dialog[open] .choices button[data-action='{lays[0]}']").click()
             page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
@@ -255,8 +255,7 @@ def test_rummy_sets_that_take_the_card_are_in_view(pages: Pages, live_server: An
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_selector(".table-set.target")
             settle(page)
-            page.wait_for_timeout(50)  # the box is scrolled on the next frame
-            page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+            next_frames(page)  # the box is scrolled on the next frame: waited for, not a fixed 50 ms
             problems = page.evaluate(SETS_SEEN)
             screenshot(page, f"polish-rummy-sets-{size}-{seen}")
             assert not problems, "\n".join(problems)
@@ -269,7 +268,7 @@ def test_rummy_sets_that_take_the_card_are_in_view(pages: Pages, live_server: An
         tap(page, "[data-action=discard]:not([disabled])")
         page.wait_for_function(f"document.querySelector('.table-shell').dataset.seq !== '{seq}'")
         if seen:
-            page.wait_for_function("document.querySelector('dialog.summary-dialog') || document.querySelector('.status-line.my-turn')", timeout=20_000)
+            page.wait_for_function("document.querySelector('dialog.summary-dialog') || document.querySelector('.status-line.my-turn')")
     assert seen, "no set was offered to extend or swap into"
 
 
@@ -313,7 +312,7 @@ def test_the_review_speaks_to_the_player(pages: Pages, live_server: Any, size: s
         page.click("[data-step=next]")
     values = page.locator(".replay .review-values")
     values.wait_for()
-    page.wait_for_timeout(50)
+    steady(page, ".replay .review-values")  # where it rests, not where it was 50 ms after it came
     box = values.bounding_box()
     screenshot(page, f"polish-replay-values-{size}-{lang}")
     assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], f"the card values at {box}: below the fold"
