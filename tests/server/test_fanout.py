@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from nines.server.tables import owners
 from nines.server.wire import delta
+from nines.server.wire.pubsub import TableEvent
 
 from .helpers import Socket, create_table, pick
 
@@ -168,6 +169,41 @@ def test_a_spectator_joining_late_or_after_a_missed_frame_gets_the_whole_state(
                     )
                 assert worked == []
             early.close()
+
+
+@pytest.mark.timeout(120)  # before the fix the spectator waited for ever
+def test_spectators_who_came_before_the_owner_was_known_get_its_frames(
+    make_client: Callable[..., TestClient], redis_url: str
+) -> None:
+    """A hang of test_pubsub under stress-ng: b's spectator came while no process owned the table (b asked Redis,
+    found no owner, asked nobody for frames), then b heard from Redis that a owns it, and from then on left its
+    spectators to a's frames, which a never sent: a did not know of them (a "watch" holding no revision did not
+    count as behind either)."""
+    with make_client(redis_url=redis_url, instance="a") as a, make_client(redis_url=redis_url, instance="b") as b:
+        seated = create_table(a, "neuf", SEATS)
+        table_id = seated["table"]["id"]
+        fanout_b = _manager(b).fanout
+        with Socket(a, table_id, "S", seated["token"]) as ann:
+            fanout_b.wanted = lambda table: None  # its ask for an owner found none
+            watcher = Socket(b, table_id)
+            assert watcher.next_state()["you"] is None  # shown from b
+            _owned_by_a(a, table_id, ann)
+            _until(lambda: table_id in _manager(b).tables, "b holds the table")
+            table_b = _manager(b).tables[table_id]
+            b.portal.call(_manager(b).owners.ask, [table_b], False)  # b's owners' round hears who owns it
+            assert table_b.owner.elsewhere == "a" and table_b.shown.kept_rev is None
+            del fanout_b.wanted
+            seq = _play(ann, 3)
+            _read_to(watcher, seq)
+            _read_to(watcher, _manager(a).tables[table_id].seq)
+            _until(lambda: _spectators_view(a, table_id) == watcher.state["view"], "b's spectator sees a's view")
+            assert fanout_b.forwarded_frames > 0 and fanout_b.wants > 0
+            # and an owner told that spectators elsewhere hold none of its frames sends the whole state
+            sent = _published(a)
+            table_a = _manager(a).tables[table_id]
+            a.portal.call(_manager(a).fanout.on_event, table_a, TableEvent("b", table_id, table_a.seq, "watch"))
+            assert any(json.loads(text)["type"] == "state" for text in sent), sent
+            watcher.close()
 
 
 def _drop_next_frame(client: TestClient) -> None:

@@ -97,7 +97,8 @@ class Fanout:
                 self.wanted(table)  # a frame was missed: the whole state, and the patches follow it again
         elif owner.here:  # "want" or "watch": spectators elsewhere wait for this process's frames
             owner.spectators_until = time.monotonic() + WATCHED_FOR_S
-            if event.kind == "want" or event.rev != table.shown.last_rev(None):
+            # a "watch" from a process that keeps nothing of this one's frames (rev None) or an older one: the whole
+            if event.kind == "want" or event.rev is None or event.rev != table.shown.last_rev(None):
                 table.show_elsewhere()
 
     # -- asking ---------------------------------------------------------------------------------------------

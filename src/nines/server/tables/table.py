@@ -476,6 +476,10 @@ class Table:
         elsewhere = self.elsewhere
         if elsewhere is not None:  # with several processes, the table's owner works out the spectators' frames
             if elsewhere.relaying(self):
+                if watching and self.shown.kept_rev is None:
+                    # the owner became known after these spectators came (they were shown from here, and the
+                    # owner has not heard of them): they hold nothing of its frames, so ask it for the whole
+                    elsewhere.wanted(self)
                 watching = False  # they come from the owner
             elif watching and not self.owner.here:
                 elsewhere.wanted(self)  # no owner known yet: shown from here until its frames come
