@@ -96,7 +96,11 @@ class Fanout:
             elif spectators:
                 self.wanted(table)  # a frame was missed: the whole state, and the patches follow it again
         elif owner.here:  # "want" or "watch": spectators elsewhere wait for this process's frames
-            owner.spectators_until = time.monotonic() + WATCHED_FOR_S
+            now = time.monotonic()
+            paused = table.paused(now)
+            owner.spectators_until = now + WATCHED_FOR_S
+            if paused:
+                table.wake.set()  # watched from elsewhere: the table goes on (nobody here watched it)
             # a "watch" from a process that keeps nothing of this one's frames (rev None) or an older one: the whole
             if event.kind == "want" or event.rev is None or event.rev != table.shown.last_rev(None):
                 table.show_elsewhere()

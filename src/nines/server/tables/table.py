@@ -312,8 +312,9 @@ class Table:
         return left is not None and left <= 0
 
     def watched(self, now: float) -> bool:
-        """Someone is connected, asked for the table lately, or a person was here within ``away_s``."""
-        if self.connections or now < self.watched_until:
+        """Someone is connected, asked for the table lately, or a person was here within ``away_s``; for the
+        table's owner among several processes, spectators on another process count too (they said so lately)."""
+        if self.connections or now < self.watched_until or now < self.owner.spectators_until:
             return True
         return any(now - self.seen_at.get(s, -1e18) < self.away_s for s in self.people_seats())
 
