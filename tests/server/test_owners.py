@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from nines.server.tables import driver, owners
 
+from ..waiting import wait_until
 from .helpers import Socket, create_table, pick
 
 BOTS = {
@@ -118,16 +119,18 @@ def test_the_moves_another_process_follows_do_not_wake_its_driver(
 def test_a_table_watched_only_from_another_process_goes_on(
     make_client: Callable[..., TestClient], redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # its owner saw nobody of its own and took the table for paused: at its next round it let the table go, and
-    # the other process, which only shows it, never takes it (test_the_moves_another_process_follows... hung
-    # under load, where its 60 moves outlasted the owner's first round)
-    monkeypatch.setattr(owners, "RENEW_S", 0.2)  # the owners' rounds come often
+    # its owner saw nobody of its own and took the table for paused: at its next round it let the table go while
+    # spectators on the other process watched it (found while test_the_moves_another_process_follows... hung)
+    monkeypatch.setattr(owners, "RENEW_S", 60.0)  # no round of its own meanwhile: the test runs the owner's round
     # watch_grace_s 0: the table asked for over HTTP (made) does not count as watched on a for a while after
     with make_client(redis_url=redis_url, instance="a", watch_grace_s=0.0) as a, make_client(redis_url=redis_url, instance="b") as b:
         table_id = create_table(a, "neuf", BOTS, bot_delay_ms=30)["table"]["id"]
         manager = a.app.state.manager  # type: ignore[attr-defined]
-        a.portal.call(manager.owners.ask, [manager.tables[table_id]])  # type: ignore[union-attr]  # a owns it
+        table = manager.tables[table_id]
+        a.portal.call(manager.owners.ask, [table])  # a owns it
         with Socket(b, table_id) as watcher:
             start = watcher.receive_until(lambda m: m["type"] == "state")["seq"]
-            watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= start + 40)
-        assert manager.tables[table_id].owner.here, "a let the table go while b's spectator watched it"
+            wait_until(lambda: table.owner.spectators_until > time.monotonic(), what="a hears of b's spectator")
+            a.portal.call(manager.owners.keep_once)  # the owner's round
+            assert table.owner.here, "a let the table go while b's spectator watched it"
+            watcher.receive_until(lambda m: m["type"] == "state" and m["seq"] >= start + 10)
