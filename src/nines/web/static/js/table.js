@@ -609,7 +609,16 @@ export class TableShell {
     let step = 0;
     let review = null;
     const load = async (deal) => {
-      data = await api.replay(this.tableId, deal, prefs.name);
+      // refused because the server is working out other replays just now ("ask again in a moment"): asked again
+      for (let tries = 1; ; tries += 1) {
+        try {
+          data = await api.replay(this.tableId, deal, prefs.name);
+          break;
+        } catch (error) {
+          if (error.key !== "server.replay_busy" || tries >= 30) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
       step = 0;
       review = null;
       loadReview(this.tableId, deal).then((loaded) => { if (data.deal === deal) { review = loaded; drawFrame(); } }).catch(() => {});
