@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from ...ratings import Skill
 from .database import Store, StoredTable
@@ -180,16 +181,9 @@ class Standing:
     def add_entry(self, entry: ChallengeEntry) -> ChallengeEntry:
         """Store a person's entry for the day; if they have one already (another request a moment before),
         that one is returned and this one is not stored."""
-        try:
-            with self._session.begin() as session:
-                session.add(ChallengeEntryRow(day=entry.day, game=entry.game, name=entry.name, table_id=entry.table_id,
-                                              seat=entry.seat, results=list(entry.results), finished=entry.finished))
-        except IntegrityError:
-            existing = self.entry(entry.day, entry.game, entry.name)
-            if existing is None:
-                raise
-            return existing
-        return entry
+        stored = self._first_entry(entry, lambda session: True)
+        assert stored is not None  # (nothing to refuse first)
+        return stored
 
     def start_entry(self, entry: ChallengeEntry, table: StoredTable, secret_hash: str,
                     new_name: Callable[[], None] | None = None) -> ChallengeEntry | None:
@@ -200,11 +194,22 @@ class Standing:
         Returns ``entry`` once all of it is stored; ``None`` and nothing stored when the name is someone else's;
         or, with nothing stored, the entry the name already has (another request a moment before: the caller
         checks the name again, for that entry's table was not claimed here)."""
+
+        def name_and_table(session: Session) -> bool:
+            if not self.store.claim_name(session, entry.name, secret_hash, new_name, seen=True):
+                return False
+            self.store.add_table(session, table)
+            return True
+
+        return self._first_entry(entry, name_and_table)
+
+    def _first_entry(self, entry: ChallengeEntry, first: Callable[[Session], bool]) -> ChallengeEntry | None:
+        """``entry`` stored after ``first`` (in the same transaction; ``False``: nothing stored, ``None``), or the
+        entry the name has already, this one not stored."""
         try:
             with self._session.begin() as session:
-                if not self.store.claim_name(session, entry.name, secret_hash, new_name, seen=True):
+                if not first(session):
                     return None
-                self.store.add_table(session, table)
                 session.add(ChallengeEntryRow(day=entry.day, game=entry.game, name=entry.name, table_id=entry.table_id,
                                               seat=entry.seat, results=list(entry.results), finished=entry.finished))
         except IntegrityError:
