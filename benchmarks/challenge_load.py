@@ -334,7 +334,8 @@ def report(args: argparse.Namespace, load: Load, server_log: Path) -> None:
         print(f"  after everyone was seated ({f.all_seated_at - load.opened:.1f} s into the window; {len(later)} moves):"
               f" {milliseconds(later)}")
     print(f"server CPU a move: {1000 * cpu / moves:.2f} ms (event loop {1000 * loop / moves:.2f} / other threads, the"
-          f" computer players' {1000 * threads / moves:.2f} / review workers {1000 * workers / moves:.2f});"
+          f" computer players' in threads {1000 * threads / moves:.2f} / worker processes, the computer players'"
+          f" and the reviews' {1000 * workers / moves:.2f});"
           f" cores busy: server {cpu / max(1e-9, load.seconds):.2f}, this script {load.client_cpu_s / max(1e-9, load.seconds):.2f}")
     print(f"this script's event loop woke late by {milliseconds(f.late)}")
     now, peak = load.memory_mb
@@ -381,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--standings-requests", type=int, default=20, help="standings requests timed each way (0: none)")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--thinking", choices=("processes", "threads"), default="processes",
+                        help="where the server's computer players think (nines serve --thinking-processes/--thinking-threads)")
     parser.add_argument("--profile", type=Path, help="run the server under cProfile, writing server-PORT.prof here "
                         "(slower: for where the time goes, not for the figures)")
     args = parser.parse_args(argv)
@@ -398,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.standings_entries} finished entries written for {day} in {filled_s:.1f} s", flush=True)
         # --away: nobody leaves during the load, and after it a stand-in taking the seats the people left (60 s
         # later by default) would play on while the standings are timed
-        options = ("--bot-delay", str(args.bot_delay_ms / 1000), "--away", "3600")
+        options = ("--bot-delay", str(args.bot_delay_ms / 1000), "--away", "3600", f"--thinking-{args.thinking}")
         server = Server(url, None, folder, args.profile, options)
         told = httpx.get(f"http://127.0.0.1:{server.port}/api/challenge", timeout=30).json()["day"]
         if told != day:

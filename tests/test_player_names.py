@@ -72,7 +72,7 @@ def test_the_web_api_refuses_an_unknown_player_naming_the_games_players(tmp_path
     from nines.server.app import create_app
     from nines.server.config import ServerConfig
 
-    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'nines.db'}", bot_delay_ms=0, log_json=False, review_processes=False)  # type: ignore[call-arg]
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'nines.db'}", bot_delay_ms=0, log_json=False, review_processes=False, thinking_processes=False)  # type: ignore[call-arg]
     with TestClient(create_app(config)) as client:
         seats = {"1": {"kind": "me"}, "2": {"kind": "bot", "bot": "wizard"}}
         response = client.post("/api/tables", json={"game": "rummy", "options": {"players": 2}, "seats": seats})

@@ -61,7 +61,7 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
         # tests/server/test_limits.py sets its own limits.  Nor is the API request rate: a test polls a table's state
         # every 20 ms while computer players move (tests.server.helpers.wait_for), far more than a person's page asks
         overrides.setdefault("limits", Limits(messages_per_second=1000, messages_per_address=0, requests_per_minute=0))
-        config = ServerConfig(**{"database_url": database_url, "bot_delay_ms": 0, "log_json": False, "review_processes": False, **overrides})  # type: ignore[arg-type]
+        config = ServerConfig(**{"database_url": database_url, "bot_delay_ms": 0, "log_json": False, "review_processes": False, "thinking_processes": False, **overrides})  # type: ignore[arg-type]
         client = TestClient(create_app(config))
         opened.append(client)
         return client

@@ -31,7 +31,7 @@ def _client_from_header(app: Any) -> Callable[..., Any]:
 
 
 def test_an_ipv6_client_is_counted_by_its_network_not_by_each_address(database_url: str) -> None:
-    config = ServerConfig(database_url=database_url, log_json=False, review_processes=False,
+    config = ServerConfig(database_url=database_url, log_json=False, review_processes=False, thinking_processes=False,
                           limits=Limits(requests_per_minute=3))
     with TestClient(_client_from_header(create_app(config))) as client:
         def games(address: str) -> int:

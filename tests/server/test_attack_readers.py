@@ -42,7 +42,7 @@ BOUND_S = 60.0  # a bound on failure only (a loaded machine is slow); the tests 
 def serving(database_url: str, limits: Limits, ping_s: float = 20.0, ws: Any = "auto") -> Iterator[tuple[int, FastAPI]]:
     """The real app under uvicorn (as ``nines serve`` runs it: a keepalive ping every ``ping_s``, uvicorn's
     20 s by default, and as long to answer it) in a thread; it must stop when asked."""
-    app = create_app(ServerConfig(database_url=database_url, bot_delay_ms=0, log_json=False, review_processes=False,
+    app = create_app(ServerConfig(database_url=database_url, bot_delay_ms=0, log_json=False, review_processes=False, thinking_processes=False,
                                   limits=limits))
     # port 0: the system picks a free port as the server binds (one found free beforehand may be taken by then)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, access_log=False,

@@ -4,6 +4,7 @@ moves, secret until played, standings; a finished match rated (not casual, not p
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -117,3 +118,27 @@ def test_a_finished_match_is_rated_unless_casual_or_practice(make_client: Callab
         chart = client.get("/api/people/p-rated/chart.svg")
         assert chart.status_code == 200 and chart.text.lstrip().startswith("<?xml") and "<svg" in chart.text
         assert client.get("/api/ratings/chess").status_code == 404
+
+
+def test_computer_players_thinking_in_worker_processes_answer_as_in_threads(make_client: Callable[..., TestClient]) -> None:
+    """``nines serve`` has its computer players think in worker processes (``thinking_processes``): a practice
+    table of the same seed, the same moves of the person, and the computer players answer as they do in the
+    server's threads, decision after decision (each travels to a worker with its state and comes back with it)."""
+    seen: list[list[Any]] = []
+    for processes in (False, True):
+        views: list[Any] = []
+        with make_client(thinking_processes=processes) as client:
+            made = create_table(client, "neuf", me_and_bots(["S", "W", "E"], "S", "ismcts"), seed=5)
+            table, seat, token = made["table"]["id"], made["seat"], made["token"]
+            deadline = time.monotonic() + 120
+            while len(views) < 10:
+                assert time.monotonic() < deadline, f"only {len(views)} turns came"
+                state = state_of(client, table, seat, token)
+                if state["view"].get("legal") and state["view"].get("to_act") == seat:
+                    views.append(state["view"])
+                    client.post(f"/api/tables/{table}/actions",
+                                json={"seat": seat, "token": token, "seq": state["seq"], "action": pick(state)})
+                else:
+                    time.sleep(0.02)  # the computer players think
+        seen.append(views)
+    assert seen[0] == seen[1]

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import random
+import signal
 import threading
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
 
 from nines.server.tables import thinking
-from nines.server.tables.thinking import QUICK_IN_A_ROW, QUICK_S, SLOW_ON_LOOP_S, Thinking
+from nines.server.tables.thinking import QUICK_IN_A_ROW, QUICK_S, SLOW_ON_LOOP_S, THINKING_NICENESS, Thinkers, Thinking
 
 
 class Player:
@@ -148,5 +152,81 @@ def test_a_pause_of_the_machine_during_a_quick_decision_on_the_loop_leaves_its_k
             assert await minds.decide(player.decide, None) == loop_thread  # the very next one too
         finally:
             minds.close()
+
+    asyncio.run(run())
+
+
+def _searcher_after_three_moves() -> tuple[Any, Any, Any]:
+    """Two copies of the same Le Neuf ismcts player (the same generator) and the view of the seat to act after a few
+    moves of a seeded match."""
+    from nines.bots import make_player
+    from nines.games import get_game
+
+    state = get_game("neuf").new_match(seed=7)
+    players = {seat: make_player("basic", "neuf") for seat in state.seats}
+    for _ in range(3):
+        seat = state.acting_seat
+        state.apply(players[seat].decide(state.view(seat)).action, by=seat)
+    seat = state.acting_seat
+    here, there = (make_player("ismcts", "neuf", random.Random(11)) for _ in range(2))
+    return here, there, state.view(seat)
+
+
+def test_a_player_thinking_in_a_worker_process_decides_as_it_would_here_and_comes_back_as_it_would_be() -> None:
+    """Processes: the player travels with its view and returns with its state (its generator moved on), so it
+    plays exactly as in a thread: a challenge's computer players meet the same moves with the same answers."""
+    here, there, view = _searcher_after_three_moves()
+
+    async def run() -> None:
+        minds = Thinking(threads=1, processes=True)
+        try:
+            for _ in range(2):  # twice: the second decision starts from the state the first one left
+                expected = here.decide(view)
+                decision = await minds.decide(there.decide, view)
+                assert str(decision.action) == str(expected.action)
+                assert decision.reason == expected.reason
+                assert there.rng.getstate() == here.rng.getstate()  # the generator moved on as here
+        finally:
+            minds.close()
+
+    asyncio.run(run())
+
+
+def test_thinking_processes_run_below_the_server_and_end_with_it() -> None:
+    """The event loop comes first: a worker's scheduling priority is THINKING_NICENESS lower (a higher nice)."""
+    async def run() -> None:
+        thinkers = Thinkers(1)
+        try:
+            pool = thinkers.pool()  # started at the first decision, or when asked for
+            nice, pid = await asyncio.get_running_loop().run_in_executor(pool, _niceness_and_pid)
+            assert pid != os.getpid()
+            assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + THINKING_NICENESS)
+        finally:
+            thinkers.close()
+
+    asyncio.run(run())
+
+
+def _niceness_and_pid() -> tuple[int, int]:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), os.getpid()
+
+
+def test_a_thinking_process_that_died_fails_its_decision_and_the_next_one_gets_a_new_process() -> None:
+    """A worker killed (the kernel out of memory) breaks its pool: the decision under way fails (the table's
+    driver tries again) and the next decision is worked out by a new worker, not refused for ever."""
+    _here, there, view = _searcher_after_three_moves()
+
+    async def run() -> None:
+        thinkers = Thinkers(1)
+        try:
+            _nice, pid = await asyncio.get_running_loop().run_in_executor(thinkers.pool(), _niceness_and_pid)
+            os.kill(pid, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                for _ in range(100):  # the pool notices the death within a decision or two
+                    await thinkers.decide(there, view)
+            decision, cpu = await thinkers.decide(there, view)
+            assert decision.action is not None and cpu >= 0
+        finally:
+            thinkers.close()
 
     asyncio.run(run())

@@ -41,7 +41,7 @@ class LiveServer:
         # more than the 12 tables a minute one address may create (and its pages ask for the lobby more than 60 times a
         # minute); the whole suite's API requests come from that one address too (the per-address request rate is for a
         # household's few browsers, not for every test's pages and helpers at once)
-        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False, review_processes=False,
+        self.app = create_app(ServerConfig(database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=60, log_json=False, review_processes=False, thinking_processes=False,
                                            limits=Limits(live_tables_per_address=10_000, tables_per_minute=10_000,
                                                          lobby_per_minute=10_000, requests_per_minute=0)))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=False, log_level="warning")

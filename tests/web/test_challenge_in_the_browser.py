@@ -37,7 +37,7 @@ class ChallengeServer(LiveServer):
         self.port = 0  # the system picks a free port as the server binds
         self.url = ""
         self.app = create_app(ServerConfig(
-            database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=30, log_json=False, review_processes=False,
+            database_url=f"sqlite:///{data / 'nines.db'}", bot_delay_ms=30, log_json=False, review_processes=False, thinking_processes=False,
             today=lambda: DAY, challenge_key=b"browser-test-challenge-key-32byt", challenge_bot="basic",
             limits=Limits(live_tables_per_address=10_000, tables_per_minute=10_000, lobby_per_minute=10_000, requests_per_minute=0)))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=0, log_config=None,

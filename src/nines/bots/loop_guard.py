@@ -51,8 +51,12 @@ class LoopGuard:
         return decision
 
     def __getattr__(self, name: str) -> Any:
-        # everything else is the player's own (budgets, statistics, names)
-        return getattr(self.player, name)
+        # everything else is the player's own (budgets, statistics, names); while a copy is being unpickled
+        # (a server's thinking process) it has no player yet, and asks for no attribute of it
+        player = vars(self).get("player")
+        if player is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(player, name)
 
 
 def guard(game_id: str, player: Player) -> Player:

@@ -74,6 +74,14 @@ class Reason(str):
         self.params = {name: _jsonable(value) for name, value in params.items()}
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled whole (key, sentence, parameters): a decision comes back from a server's thinking process
+        return _reason, (self.key, str(self), self.params)
+
+
+def _reason(key: str, text: str, params: dict[str, Any]) -> Reason:
+    return Reason(key, text, **params)
+
 
 class RulesError(ValueError):
     """Something the rules do not allow.  The message says what was wrong and what is allowed.

@@ -54,6 +54,12 @@ class ServerConfig:
     Processes keep the review's own Python off the server's interpreter lock, so the tables in play never
     wait for it; threads start faster and use less memory (the tests use them)."""
 
+    thinking_processes: bool = True
+    """Computer players (and hints) think in worker processes, :attr:`Limits.computer_threads` of them
+    (``False``: threads of this process).  Processes keep the searches' Python off the server's interpreter
+    lock, so a person's move never waits behind an expert's thinking, and the experts use every core; threads
+    start faster, use less memory and can be patched (the tests use them)."""
+
     log_json: bool = True
     """Structured logs: one JSON object per line (``False``: plain text)."""
 

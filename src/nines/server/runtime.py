@@ -259,6 +259,14 @@ class CollectorPauses:
         }
 
 
+def lower_priority(by: int) -> None:
+    """Lower this thread's scheduling priority by ``by`` (Linux ``nice``; Linux schedules threads apart, and
+    threads started from it inherit it), so that the server's event loop comes first on a busy machine."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: the usual priority
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + by))
+
+
 def watch_server(server: int) -> None:
     """In a worker process of the server ``server`` (a process id): a thread that ends this process when the
     server ends, even killed outright (``kill -9``, the kernel out of memory), when nothing else would tell

@@ -72,6 +72,11 @@ def register(app: typer.Typer) -> None:
             True, "--review-processes/--review-threads",
             help="Review finished deals in worker processes (the tables in play never wait for a review) or in threads of the server.",
         ),
+        thinking_processes: bool = typer.Option(
+            True, "--thinking-processes/--thinking-threads",
+            help="Computer players think in worker processes at a lower priority (a person's move never waits behind "
+                 "their thinking) or in threads of the server.",
+        ),
         anchor: int = typer.Option(
             24, "--anchor", min=0, max=500,
             help="Anchor matches each game's computer players are rated from: at start, a game with fewer gets the missing "
@@ -102,6 +107,7 @@ def register(app: typer.Typer) -> None:
             log_json=log_format == "json",
             address=f"http://{shown}:{port}/",
             review_processes=review_processes,
+            thinking_processes=thinking_processes,
             anchor_matches=0 if no_anchor else anchor,
             passkey_rp_id=passkey_rp_id,
             passkey_origins=tuple(passkey_origin),

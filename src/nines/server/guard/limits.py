@@ -170,8 +170,9 @@ class Limits:
     client behind a shared address locked every other out of making tables."""
 
     computer_threads: int = 2
-    """Threads for computer players' decisions and hints, apart from the default pool the database
-    calls use: many hints at once wait their turn instead of starving every request."""
+    """Worker processes (``ServerConfig.thinking_processes``) or threads for computer players' decisions and
+    hints, apart from the default pool the database calls use: many hints at once wait their turn instead of
+    starving every request."""
 
     hint_cache: int = 2048
     """Hints kept (per table, seat and position), so asking again costs nothing."""

@@ -17,7 +17,6 @@ first and the reviews take the time left over.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import os
 import threading
@@ -32,7 +31,7 @@ from ...games.contract import Reason
 from ...review import ReviewError, Solvers, review_deal
 from ...review.discards import review_rummy_deal
 from ..logs import log
-from ..runtime import watch_server
+from ..runtime import lower_priority, watch_server
 from ..store.database import Store
 from ..store.people import ReviewStat
 from ..tables.table import Table, TableError
@@ -125,9 +124,7 @@ def _ready() -> None:
 def yield_to_play() -> None:
     """Lower the priority of this review thread or process (Linux schedules threads apart), so that the
     tables in play never wait for a review's search."""
-    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: reviews at the usual priority
-        me = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + REVIEW_NICENESS))
+    lower_priority(REVIEW_NICENESS)
 
 
 def start_worker(server: int) -> None:

@@ -82,9 +82,9 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # table id -> (lock, callers holding or awaiting it)
         self.journal = MoveJournal(store, writers=writers_for(store.engine.dialect.name))  # moves stored by group commit
-        # computer players and hints think in their own few threads (the default pool stays the database's),
-        # or on the event loop when they are quick (see thinking.py)
-        self.thinking = Thinking(config.limits.computer_threads)
+        # computer players and hints think in a few worker processes (or threads: the default pool stays the
+        # database's), or on the event loop when they are quick (see thinking.py)
+        self.thinking = Thinking(config.limits.computer_threads, processes=config.thinking_processes)
         self._finished: OrderedDict[str, Table] = OrderedDict()  # finished tables lately asked for, oldest first
         # tables rebuilt from their logs in threads of their own: in the default pool, GETs of long finished tables
         # no longer kept (0.4 s of CPU each for a 7,182-move match) held the threads every database call waits for
@@ -135,7 +135,8 @@ class TableManager:
         self._rebuilding.shutdown(wait=False)
 
     async def think(self, decide: Callable[[Any], T], view: Any) -> T:
-        """A computer player's decision (or a hint): in the manager's own threads, or at once when quick."""
+        """A computer player's decision (or a hint): in the manager's own worker processes or threads, or at once
+        when quick."""
         return await self.thinking.decide(decide, view)
 
     def active_since(self) -> dt.datetime:

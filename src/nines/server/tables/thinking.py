@@ -1,7 +1,20 @@
-"""Where computer players think: in the server's own threads, or on the event loop when they are quick.
+"""Where computer players think: in worker processes (or the server's own threads), or on the event loop when
+they are quick.
 
 A decision of a searching player (the expert, ismcts) takes tens or hundreds of milliseconds: it is
-worked out in a thread of its own, so the tables keep moving meanwhile.  But a rule-based player
+worked out elsewhere, so the tables keep moving meanwhile.  In a thread of the server that was not enough:
+the searches are mostly Python, and Python runs one thread of a process at a time, so a person's move waited
+for the interpreter lock behind the experts' thinking (300 people at the daily challenge: acknowledgements
+p99 0.2 to 0.6 s), and all the experts of a process shared about one core however many the machine had.  So
+``nines serve`` has them think in worker processes (:class:`Thinkers`, ``ServerConfig.thinking_processes``), as
+many as :attr:`Limits.computer_threads`, at a lower scheduling priority (:data:`THINKING_NICENESS`): the
+server's event loop comes first, and the experts take the cores it leaves.  A player is sent to a worker
+with the view it decides from, and comes back with the decision and its own state as the worker left it
+(its random generator, what it has learnt): it plays exactly as it would have in a thread, so a challenge's
+computer players still make the same decisions for the same moves.  The tests think in threads (they start
+faster, and a test can patch a player).
+
+But a rule-based player
 decides in well under a millisecond, and a thread does not make that cheaper: Python runs one thread at
 a time, so the event loop waits for the decision all the same, and handing it to a thread and back
 (a work queue, a future, the interpreter lock passed twice) cost the server more than the decision
@@ -19,12 +32,18 @@ computer players thought quick is one slow decision per kind of player, not one 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-__all__ = ["QUICK_IN_A_ROW", "QUICK_S", "SLOW_ON_LOOP_S", "Thinking"]
+from ..logs import log
+from ..runtime import lower_priority, watch_server
+
+__all__ = ["QUICK_IN_A_ROW", "QUICK_S", "SLOW_ON_LOOP_S", "THINKING_NICENESS", "Thinkers", "Thinking"]
 
 T = TypeVar("T")
 
@@ -39,11 +58,18 @@ SLOW_ON_LOOP_S = 0.02
 clock, so that a busy machine's pauses do not count) keeps its kind of player off the event loop for good."""
 
 
-class Thinking:
-    """The computer players' decisions (and hints) of one server process."""
+THINKING_NICENESS = 5
+"""How much lower than the server's the thinking processes' scheduling priority is (Linux ``nice``): below the
+event loop, above the reviews (``REVIEW_NICENESS``)."""
 
-    def __init__(self, threads: int) -> None:
+
+class Thinking:
+    """The computer players' decisions (and hints) of one server process: ``threads`` threads, or as many
+    worker processes when ``processes``."""
+
+    def __init__(self, threads: int, *, processes: bool = False) -> None:
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="nines-think")
+        self.thinkers = Thinkers(threads) if processes else None
         self._quick: dict[str, int] = {}  # kind of player -> quick decisions in a row
         self._held_the_loop: set[str] = set()  # kinds once slow on the event loop: threads only from then on
 
@@ -62,6 +88,11 @@ class Thinking:
                 if cpu >= SLOW_ON_LOOP_S and time.perf_counter() - started >= SLOW_ON_LOOP_S:
                     self._held_the_loop.add(kind)
                 self._measured(kind, cpu)
+        player = getattr(decide, "__self__", None)
+        if self.thinkers is not None and player is not None and getattr(decide, "__name__", "") == "decide":
+            decision, cpu = await self.thinkers.decide(player, view)
+            self._measured(kind, cpu)
+            return decision  # type: ignore[no-any-return]
         return await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, kind, decide, view)
 
     def quick(self, decide: Callable[[Any], Any]) -> bool:
@@ -83,6 +114,67 @@ class Thinking:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.thinkers is not None:
+            self.thinkers.close()
+
+
+class Thinkers:
+    """The worker processes computer players think in (see the module's docstring), started at the first
+    decision that is not quick (a server whose tables have only quick players starts none).  Each is forked by a
+    forkserver (never a fork of the server and its threads), at :data:`THINKING_NICENESS`, and ends when the
+    server ends, even killed outright.  A worker that died (the kernel out of memory) breaks the pool: the
+    decision under way fails (its table's driver tries again) and a new pool is started."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=start_thinker,
+                                             initargs=(os.getpid(),))
+        return self._pool
+
+    async def decide(self, player: Any, view: Any) -> tuple[Any, float]:
+        """``player.decide(view)`` in a worker: the decision and the worker's CPU seconds for it.  The
+        player's own state (its attributes) becomes the worker's copy's after the decision."""
+        pool = self.pool()
+        try:
+            decision, state, cpu = await asyncio.get_running_loop().run_in_executor(pool, think, player, view)
+        except BrokenProcessPool:
+            log.warning("thinking.pool_broken", workers=self.workers)
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        vars(player).update(state)
+        return decision, cpu
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def start_thinker(server: int) -> None:
+    """A thinking process starts: its priority lowered, a watch that ends it with the server ``server``, and
+    the players' modules imported."""
+    lower_priority(THINKING_NICENESS)
+    watch_server(server)
+    ready()
+
+
+def ready() -> None:
+    """Import every computer player (done once in each worker)."""
+    from ... import bots  # noqa: F401  (registers the search players: strong, expert, ismcts)
+
+
+def think(player: Any, view: Any) -> tuple[Any, dict[str, Any], float]:
+    """In a worker: the decision, the player's state after it, and the CPU seconds it took."""
+    started = time.thread_time()
+    decision = player.decide(view)
+    return decision, vars(player), time.thread_time() - started
 
 
 def _kind(decide: Callable[[Any], Any]) -> str:
