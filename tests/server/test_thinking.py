@@ -179,13 +179,36 @@ def test_a_player_thinking_in_a_worker_process_decides_as_it_would_here_and_come
 
     async def run() -> None:
         minds = Thinking(threads=1, processes=True)
+        assert minds.thinkers is not None
         try:
-            for _ in range(2):  # twice: the second decision starts from the state the first one left
+            for turn in range(3):  # the first in a thread (measured), then in a worker, from the state the last one left
                 expected = here.decide(view)
                 decision = await minds.decide(there.decide, view)
                 assert str(decision.action) == str(expected.action)
                 assert decision.reason == expected.reason
                 assert there.rng.getstate() == here.rng.getstate()  # the generator moved on as here
+                assert (minds.thinkers._pool is not None) == (turn > 0)
+        finally:
+            minds.close()
+
+    asyncio.run(run())
+
+
+def test_quick_players_start_no_thinking_process() -> None:
+    """A kind of player is measured in a thread first: the rule-based players (quick) never start a worker, so a
+    server whose tables have only them has none."""
+    from nines.bots import make_player
+
+    _here, _there, view = _searcher_after_three_moves()
+    basic = make_player("basic", "neuf")
+
+    async def run() -> None:
+        minds = Thinking(threads=1, processes=True)
+        assert minds.thinkers is not None
+        try:
+            for _ in range(QUICK_IN_A_ROW + 2):
+                await minds.decide(basic.decide, view)
+            assert minds.quick(basic.decide) and minds.thinkers._pool is None
         finally:
             minds.close()
 

@@ -89,7 +89,7 @@ class Thinking:
                     self._held_the_loop.add(kind)
                 self._measured(kind, cpu)
         player = getattr(decide, "__self__", None)
-        if self.thinkers is not None and player is not None and getattr(decide, "__name__", "") == "decide":
+        if self._slow(kind) and self.thinkers is not None and player is not None and getattr(decide, "__name__", "") == "decide":
             decision, cpu = await self.thinkers.decide(player, view)
             self._measured(kind, cpu)
             return decision  # type: ignore[no-any-return]
@@ -98,6 +98,11 @@ class Thinking:
     def quick(self, decide: Callable[[Any], Any]) -> bool:
         """Whether this kind of player decides on the event loop now."""
         return self._on_loop(_kind(decide))
+
+    def _slow(self, kind: str) -> bool:
+        """Its last decision was not quick: a kind of player is first measured in a thread, so a server whose
+        players are all quick starts no thinking process."""
+        return self._quick.get(kind) == 0
 
     def _on_loop(self, kind: str) -> bool:
         return self._quick.get(kind, 0) >= QUICK_IN_A_ROW and kind not in self._held_the_loop
@@ -120,7 +125,7 @@ class Thinking:
 
 class Thinkers:
     """The worker processes computer players think in (see the module's docstring), started at the first
-    decision that is not quick (a server whose tables have only quick players starts none).  Each is forked by a
+    decision of a kind of player measured slow (a server whose tables have only quick players starts none).  Each is forked by a
     forkserver (never a fork of the server and its threads), at :data:`THINKING_NICENESS`, and ends when the
     server ends, even killed outright.  A worker that died (the kernel out of memory) breaks the pool: the
     decision under way fails (its table's driver tries again) and a new pool is started."""
