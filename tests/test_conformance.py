@@ -22,6 +22,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, preset, budget", CASES, ids=[f"{g}-{p}" for g, p, _ in CASES])
 def test_random_playouts_respect_the_contract(game, preset, budget):
     spec = get_game(game)

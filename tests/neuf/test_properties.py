@@ -24,6 +24,7 @@ def _players(state, seed, names=("basic", "random")):
     return {seat: make_player(rng.choice(names), "neuf", random.Random(seed * 7 + i)) for i, seat in enumerate(state.seats)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_whole_matches_keep_every_invariant(preset):
     options = PRESETS[preset]

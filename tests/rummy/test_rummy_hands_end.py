@@ -19,7 +19,7 @@ import pytest
 from nines.bots import make_player
 from nines.games.rummy import RummyOptions, RummyState
 
-HANDS_PER_COUNT = 300
+HANDS_PER_COUNT = 150  # x 7 player counts: over a thousand hands, each played to its end
 TURN_LIMIT = 1500
 CHEAP = ("basic", "random")
 

@@ -165,6 +165,7 @@ SESSIONS = 50
 HANDS = 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", range(2, 9))
 def test_random_hands_keep_every_invariant(players: int) -> None:
     """150 hands for each number of players (1050 in all), every invariant at every step."""
