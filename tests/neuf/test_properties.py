@@ -85,6 +85,7 @@ def _codes_in(value) -> set[str]:
     return codes
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 10**6), preset=st.sampled_from(PRESET_NAMES), steps=st.integers(1, 60))
 def test_views_hide_what_a_seat_may_not_know_and_refusals_change_nothing(seed, preset, steps):
     state = NeufState(PRESETS[preset], seed)

@@ -106,6 +106,7 @@ def _three_people(a: ServerProcess, b: ServerProcess) -> tuple[str, dict[str, tu
     return table_id, people
 
 
+@pytest.mark.slow
 def test_redis_frozen_or_killed_delays_no_move_and_everyone_catches_up_after(
         servers: Callable[..., ServerProcess], redis_server: RedisServer, tmp_path: Path) -> None:
     database_url = f"sqlite:///{tmp_path / 'nines.db'}"
@@ -201,6 +202,7 @@ def test_a_move_while_the_database_is_away_is_refused_with_a_reason_and_made_onc
         cluster.close()
 
 
+@pytest.mark.slow
 def test_a_process_that_lost_redis_follows_the_other_processes_moves_from_the_database(
         servers: Callable[..., ServerProcess], redis_server: RedisServer, tmp_path: Path) -> None:
     # found by the ninth round's probe: a table split across two processes froze for 11.5 s of a 10 s Redis

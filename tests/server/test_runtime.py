@@ -97,6 +97,7 @@ def _run(script: str, *args: str) -> dict[str, Any]:
     return figures
 
 
+@pytest.mark.slow
 def test_a_settled_server_collects_only_what_was_allocated_since_the_last_collection() -> None:
     default, settled = _run(WORKLOAD, "default", str(MOVES)), _run(WORKLOAD, "settled", str(MOVES))
     # CPython's defaults: a young collection every few dozen moves, each promoting what survived into the

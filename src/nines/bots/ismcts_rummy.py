@@ -67,8 +67,8 @@ up and passed over."""
 EXPERT_BUDGET = RaceBudget(worlds=24, turns=12, reading="all", swaps=True)
 """``expert``: the same search with everything the opponents showed read, and the cards a swap
 turns into wilds counted as wilds (two players, paired against the expert without it: +2.4
-[-0.7, +5.4] a hand on 200 deals of seed 7, +2.9 [+0.2, +5.6] on 300 deals of seed 97;
-docs/players.md, round five)."""
+[-0.7, +5.4] a hand on 200 deals of seed 7, +2.9 [+0.2, +5.6] on 300 deals of seed 97, with
+``nines tournament``)."""
 
 
 class RummyIsmcts(RummyExpert):

@@ -45,7 +45,7 @@ MOST_PER_COMMIT = 500
 BOTS_PER_ROUND = 2
 """Computer players' moves answered in one round of the event loop at most (see the module's docstring).  Two,
 not four: the rounds are shorter, so a person's move is read and answered sooner, for the same moves a
-second (docs/server.md, "the eighth round")."""
+second (``benchmarks/server_load.py``)."""
 
 MOST_HURRIED = 1_000
 """Tables remembered as hurried (:meth:`MoveJournal.hurry`) whose move has not come yet, at most."""
