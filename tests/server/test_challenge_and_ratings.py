@@ -71,6 +71,18 @@ def test_a_challenge_is_one_table_a_day_fair_secret_until_played_and_ranked(make
         assert bob["table"]["id"] != table
         bob_state = _play_to_the_end(client, bob["table"]["id"], "1", bob["token"])
         assert bob_state["view"]["deal_number"] == 3
+        # having played the day, bob may watch ann's table (the standings link to the best result's play); dee, who holds
+        # her name but has not played, may not (the page's hello names the browser's name; its cookie proves it)
+        client.post("/api/people", json={"name": "dee"})
+        for who, allowed in (("bob", True), ("dee", False)):
+            with client.websocket_connect(f"/ws/tables/{table}") as ws:
+                ws.send_json({"type": "hello", "name": who})
+                answer = ws.receive_json()
+                assert (answer["type"] == "state") == allowed, (who, answer)
+                if not allowed:
+                    assert answer["key"] == "server.challenge_secret"
+            seen = client.get(f"/api/tables/{table}/state", params={"name": who})
+            assert seen.status_code == (200 if allowed else 403), (who, seen.text)
         bob_record = client.get(f"/api/tables/{bob['table']['id']}/record", params={"name": "bob"}).json()
         ann_record = client.get(f"/api/tables/{table}/record", params={"name": "bob"}).json()  # bob has played: open
         assert [d["actions"] for d in bob_record["deals"]] == [d["actions"] for d in ann_record["deals"]]

@@ -19,7 +19,7 @@ from ...challenge import CHALLENGE_PRESET
 from ..guard.limits import MessageWindow
 from ..logs import log
 from ..store.database import StoreUnavailable
-from ..tables.challenges import SECRET_UNTIL_PLAYED, Challenges
+from ..tables.challenges import Challenges
 from ..tables.manager import TableManager
 from ..tables.table import Table, TableError
 from ..wire.frames import stop_reading
@@ -40,7 +40,7 @@ from ..wire.sockets import SocketConnection
 from .deps import Guards, GuardsDep, ManagerDep, client_address
 from .errors import UNAVAILABLE
 from .seating import SEAT_COOKIE
-from .standing_deps import ChallengesDep
+from .standing_deps import ChallengesDep, names_held
 
 HELLO_TIMEOUT_S = 15
 
@@ -135,8 +135,9 @@ async def _table_socket(websocket: WebSocket, table_id: str, address: str, manag
             seat = manager.seats.authenticate(table, hello.seat, hello.token)
         else:  # browsers: the seat cookie, if this browser holds one; otherwise a spectator
             seat = manager.seats.seat_of_cookie(table, websocket.cookies.get(SEAT_COOKIE))
-        if seat is None and table.preset == CHALLENGE_PRESET and await challenges.spectators_refused(table.id):
-            raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)  # the day's deals: nobody watches
+        if seat is None and table.preset == CHALLENGE_PRESET:
+            # the day's deals: watched only by someone who has played them (the name's cookie says who)
+            await challenges.guard(table.id, names_held(websocket, [hello.name] if hello.name else []))
         if seat is None and (crowded := guards.gate.watch(table.id)) is not None:
             raise TableError(ErrorCode.LIMIT, crowded)
     except StoreUnavailable:

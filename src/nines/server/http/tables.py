@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 
 from ...challenge import CHALLENGE_PRESET
-from ..tables.challenges import SECRET_UNTIL_PLAYED
-from ..tables.table import TableError
-from ..wire.messages import AgainRequest, Claim, CreateTable, ErrorCode, HttpAct, JoinSeat, Seated
+from ..wire.messages import AgainRequest, Claim, CreateTable, HttpAct, JoinSeat, Seated
 from .deps import AddressDep, GuardsDep, ManagerDep, NameCounterDep, StoreDep, refuse
 from .errors import API, BODY, STORE, refusals
 from .seating import own_name, set_seat_cookie
-from .standing_deps import ChallengesDep, StandingDep
+from .standing_deps import ChallengesDep, StandingDep, names_held
 
 router = APIRouter()
 
@@ -111,16 +109,19 @@ async def cancel_table(
 @router.get("/api/tables/{table_id}/state", operation_id="tableState", responses=refusals(*API, *STORE, 403, 404, 422))
 async def table_state(
     table_id: str,
+    request: Request,
     manager: ManagerDep,
     challenges: ChallengesDep,
     x_nines_seat: str | None = Header(default=None),
     x_nines_token: str | None = Header(default=None),
+    name: Annotated[str | None, Query(description="a name this browser holds: a spectator at a table of today's "
+                                            "challenge must have finished that challenge")] = None,
 ) -> dict[str, Any]:
     """The view of one seat (with its token) or of a spectator: the same as the socket sends."""
     table = await manager.get(table_id)
     seat = manager.seats.authenticate(table, x_nines_seat, x_nines_token)
-    if seat is None and table.preset == CHALLENGE_PRESET and await challenges.spectators_refused(table.id):
-        raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)
+    if seat is None and table.preset == CHALLENGE_PRESET:
+        await challenges.guard(table.id, names_held(request, [name] if name else []))
     manager.seats.visited(table, seat)
     async with table.lock:
         return table.state_for(seat).model_dump(mode="json")

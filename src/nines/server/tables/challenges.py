@@ -163,11 +163,6 @@ class Challenges:
         if not await self.may_see(table_id, names, seat_token):
             raise TableError(ErrorCode.FORBIDDEN, SECRET_UNTIL_PLAYED)
 
-    async def spectators_refused(self, table_id: str) -> bool:
-        """A challenge table of a day not over is watched by nobody (its seat plays it)."""
-        day = await self.day_of(table_id)
-        return day is not None and day[0] >= self.today()
-
     # -- progress ---------------------------------------------------------------------
 
     def after_action(self, table: Table) -> None:

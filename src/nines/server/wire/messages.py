@@ -39,6 +39,9 @@ class Hello(Strict):
     type: Literal["hello"]
     seat: Annotated[str, Field(pattern=SEAT_PATTERN)] | None = None
     token: Annotated[str, Field(min_length=8, max_length=128)] | None = None
+    name: Annotated[str, Field(pattern=NAME_PATTERN)] | None = None
+    """A name this browser holds (its cookie): a spectator at a table of today's challenge is let in only as
+    someone who has finished that day's challenge of that game."""
 
 
 class Act(Strict):

@@ -37,6 +37,8 @@ export class TableSocket {
       this.retry = 0;
       const hello = { type: "hello" };
       if (this.credentials) Object.assign(hello, { seat: this.credentials.seat, token: this.credentials.token });
+      // the name this browser holds: a table of today's challenge is watched only by someone who has played it
+      else if (prefs.name) hello.name = prefs.name;
       ws.send(JSON.stringify(hello));
       this.handlers.onOpen();
     };
