@@ -195,3 +195,44 @@ def test_the_standing_contract_is_judged_with_the_trump_its_declarer_would_name(
     state.apply(Bid(6))
     decision = ElyigitExpert(random.Random(2), ElyigitBudget(8, 8, 8), standing_trump="hand").decide(state.view("E"))
     assert isinstance(decision.action, Pass)
+
+
+def test_their_made_counts_the_opponents_contracts_solved_as_made_as_sometimes_defeated():
+    plain = ElyigitExpert(random.Random(1))
+    doubtful = ElyigitExpert(random.Random(1), their_made=(0.5, 0.75))
+    tricks = [8, 7, 6, 5]
+    assert plain._their_value(tricks, 6) == contract_value(tricks, 6)
+    made = (1 + 0.75 + 0.5) / 4  # 8 has two to spare; 7 one; 6 exactly; 5 is short
+    assert doubtful._their_value(tricks, 6) == pytest.approx(made * 6 - (1 - made) * 7)
+    assert doubtful._their_value(tricks, 6) < plain._their_value(tricks, 6)
+
+
+def test_a_sharper_call_spread_reads_more_into_a_call():
+    weak, strong = 1.0, 4.0
+    loose = call_likelihood(strong, "bid 6", None, 5) / call_likelihood(weak, "bid 6", None, 5)
+    sharp = call_likelihood(strong, "bid 6", None, 5, spread=0.35) / call_likelihood(weak, "bid 6", None, 5, spread=0.35)
+    assert sharp > loose > 1
+    assert auction_likelihood([("N", "bid 6")], {"N": strong}, 5, spread=0.35) == pytest.approx(
+        call_likelihood(strong, "bid 6", None, 5, spread=0.35))
+
+
+def test_without_infer_partner_only_the_opponents_calls_weigh_the_deals(monkeypatch):
+    import nines.bots.expert_elyigit as module
+
+    state = _state()
+    state.apply(Bid(6))  # N bids six
+    state.apply(Pass())  # E passes; S to speak, its partner and one opponent having called
+    seen: list[set[str]] = []
+
+    def likelihood(auction, strength, *args, **kwargs):
+        seen.append(set(strength))
+        return 1.0
+
+    monkeypatch.setattr(module, "auction_likelihood", likelihood)
+    view = state.view("S")
+    knowledge = ElyigitKnowledge.from_view(view)
+    ElyigitExpert(random.Random(1), ElyigitBudget(4, 4, 4))._worlds(view, knowledge, 4)
+    assert seen and all(keys == {"N", "E"} for keys in seen)
+    seen.clear()
+    ElyigitExpert(random.Random(1), ElyigitBudget(4, 4, 4), infer_partner=False)._worlds(view, knowledge, 4)
+    assert seen and all(keys == {"E"} for keys in seen)

@@ -81,8 +81,8 @@ CALL_FLOOR = 0.05
 """Any call has at least this chance (players err, and other players bid other ways)."""
 
 
-def _looks_good_for(side: float, level: int) -> float:
-    return 1.0 / (1.0 + math.exp(-(side - (level - BID_SLACK)) / CALL_SPREAD))
+def _looks_good_for(side: float, level: int, spread: float = CALL_SPREAD) -> float:
+    return 1.0 / (1.0 + math.exp(-(side - (level - BID_SLACK)) / spread))
 
 
 def support_from(partner_calls: list[str]) -> float:
@@ -94,7 +94,7 @@ def support_from(partner_calls: list[str]) -> float:
 
 
 def call_likelihood(strength: float, call: str, standing: int | None, min_bid: int,
-                    support: float = PARTNER_UNSEEN, jumps: float = 0.5) -> float:
+                    support: float = PARTNER_UNSEEN, jumps: float = 0.5, spread: float = CALL_SPREAD) -> float:
     """How likely a sensible bidder with a hand of ``strength`` was to make ``call``.
 
     The bidder's side looks good for ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks.
@@ -107,16 +107,16 @@ def call_likelihood(strength: float, call: str, standing: int | None, min_bid: i
     side = SIDE_BASE + SIDE_SCALE * strength + support
     if call.startswith("bid"):
         bid = int(call.split()[1])
-        p = _looks_good_for(side, bid)
+        p = _looks_good_for(side, bid, spread)
         if bid < 9:
-            p *= 1.0 - jumps * _looks_good_for(side, bid + 1)
+            p *= 1.0 - jumps * _looks_good_for(side, bid + 1, spread)
     else:
-        p = 1.0 - _looks_good_for(side, level)
+        p = 1.0 - _looks_good_for(side, level, spread)
     return CALL_FLOOR + (1.0 - 2 * CALL_FLOOR) * p
 
 
 def auction_likelihood(auction: Sequence[tuple[str, str]], strength: dict[str, float], min_bid: int,
-                       jumps: float = 0.5) -> float:
+                       jumps: float = 0.5, spread: float = CALL_SPREAD) -> float:
     """How well the hands of the given ``strength`` explain the calls of their seats (the others' calls are ignored)."""
     weight = 1.0
     standing: int | None = None
@@ -124,7 +124,7 @@ def auction_likelihood(auction: Sequence[tuple[str, str]], strength: dict[str, f
     for seat, call in auction:
         if seat in strength:
             partner = partner_of(seat)
-            weight *= call_likelihood(strength[seat], call, standing, min_bid, support_from(calls.get(partner, [])), jumps)
+            weight *= call_likelihood(strength[seat], call, standing, min_bid, support_from(calls.get(partner, [])), jumps, spread)
         calls.setdefault(seat, []).append(call)
         if call.startswith("bid"):
             standing = int(call.split()[1])
@@ -136,20 +136,31 @@ class ElyigitExpert:
 
     def __init__(self, rng: random.Random, budget: ElyigitBudget | None = None, infer_auction: bool = True,
                  jumps: float = 0.5, standing_trump: str = "hand",
-                 declarer_edge: tuple[float, float] = (0.35, 0.0)) -> None:
+                 declarer_edge: tuple[float, float] = (0.35, 0.0),
+                 their_made: tuple[float, float] = (1.0, 1.0), call_spread: float = CALL_SPREAD,
+                 infer_partner: bool = True) -> None:
         self.rng = rng
         self.budget = budget or ElyigitBudget()
         self.infer_auction = infer_auction
         self.jumps = jumps
         self.standing_trump = standing_trump
-        self.declarer_edge = tuple(declarer_edge)
         """How the standing contract's declarer names trumps: "hand" (from its own hand) or "max" (best in each deal)."""
+        self.declarer_edge = tuple(declarer_edge)
+        """How often a contract of ours solved one (two) tricks short is made (:meth:`_contract_value`)."""
+        self.their_made = tuple(their_made)
+        """How often the opponents' contract solved as made exactly (with a trick to spare) is made (:meth:`_their_value`)."""
+        self.call_spread = call_spread
+        """How loosely a bidder is taken to follow the model of a sensible bidder (:func:`call_likelihood`)."""
+        self.infer_partner = infer_partner
+        """Whether the partner's calls weigh the imagined deals too (the opponents' always do)."""
 
     # -- sampling ----------------------------------------------------------------------
 
     def _worlds(self, view: ElyigitView, knowledge: ElyigitKnowledge, count: int) -> list[dict[str, list[int]]]:
         """Deals consistent with the view, drawn in proportion to how well they explain the auction."""
         callers = {seat for seat, _ in view.auction if seat in knowledge.holders}
+        if not self.infer_partner and view.seat is not None:
+            callers.discard(partner_of(view.seat))
         if not self.infer_auction or not callers:
             return [knowledge.sample_hands(self.rng) for _ in range(count)]
         played = self._played_by(view)
@@ -158,7 +169,7 @@ class ElyigitExpert:
         for hands in candidates:
             # each caller's hand as it was in the auction: what it holds now and what it has played
             strength = {seat: _hand_strength(hands[seat] + played.get(seat, [])) for seat in callers}
-            weights.append(auction_likelihood(view.auction, strength, view.min_bid, self.jumps))
+            weights.append(auction_likelihood(view.auction, strength, view.min_bid, self.jumps, self.call_spread))
         return resample(candidates, weights, count, self.rng)
 
     @staticmethod
@@ -215,7 +226,7 @@ class ElyigitExpert:
                 theirs = simulate_contracts(view, worlds, self.rng, solve, declarer=bidder)
                 best = [max(counts[i] for counts in theirs.values()) for i in range(len(worlds))]
             ours = side_of(bidder) == side_of(view.seat or "")
-            value = self._contract_value(best, view.high_bid) if ours else contract_value(best, view.high_bid)
+            value = self._contract_value(best, view.high_bid) if ours else self._their_value(best, view.high_bid)
             standing = value if ours else -value
         return choose_call(view, tricks, solved_exactly(len(worlds)), standing, self._contract_value)
 
@@ -230,6 +241,18 @@ class ElyigitExpert:
         if not one and not two:
             return contract_value(tricks, bid)
         made = sum(1.0 if t >= bid else one if t == bid - 1 else two if t == bid - 2 else 0.0 for t in tricks) / len(tricks)
+        return made * bid - (1 - made) * (bid + 1)
+
+    def _their_value(self, tricks: list[int], bid: int) -> float:
+        """Expected score of the opponents' contract of ``bid`` (for them) when the solver gives them ``tricks``.
+
+        Declarers who cannot see the cards err where the solver does not: a deal they
+        make exactly is made ``their_made[0]`` of the time, with a trick to spare ``their_made[1]``.
+        """
+        exact, spare = self.their_made
+        if exact == spare == 1.0:
+            return contract_value(tricks, bid)
+        made = sum(exact if t == bid else spare if t == bid + 1 else 1.0 if t > bid else 0.0 for t in tricks) / len(tricks)
         return made * bid - (1 - made) * (bid + 1)
 
     def _play(self, view: ElyigitView) -> Decision:
