@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -251,5 +252,34 @@ def test_a_thinking_process_that_died_fails_its_decision_and_the_next_one_gets_a
             assert decision.action is not None and cpu >= 0
         finally:
             thinkers.close()
+
+    asyncio.run(run())
+
+
+class Unpicklable:
+    """A slow player holding something that does not pickle (a lambda): it cannot travel to a worker."""
+
+    name = "stays"
+
+    def __init__(self) -> None:
+        self.answer = lambda: 42
+
+    def decide(self, view: Any) -> int:
+        started = time.thread_time()
+        while time.thread_time() - started < QUICK_S * 2:  # slow enough to be sent away
+            pass
+        return os.getpid()
+
+
+def test_a_player_that_cannot_travel_to_a_worker_thinks_here_instead_of_failing() -> None:
+    async def run() -> None:
+        minds = Thinking(threads=1, processes=True)
+        player = Unpicklable()
+        try:
+            for _ in range(3):  # measured (slow) in a thread, refused by the pickler once, then here for good
+                assert await minds.decide(player.decide, None) == os.getpid()
+            assert minds._stay_here == {thinking._kind(player.decide)}
+        finally:
+            minds.close()
 
     asyncio.run(run())

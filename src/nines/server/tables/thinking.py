@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -72,6 +73,7 @@ class Thinking:
         self.thinkers = Thinkers(threads) if processes else None
         self._quick: dict[str, int] = {}  # kind of player -> quick decisions in a row
         self._held_the_loop: set[str] = set()  # kinds once slow on the event loop: threads only from then on
+        self._stay_here: set[str] = set()  # kinds that could not be sent to a worker process: threads only
 
     async def decide(self, decide: Callable[[Any], T], view: Any) -> T:
         """``decide(view)``: on the event loop if this kind of player is quick, otherwise in a thread."""
@@ -89,10 +91,18 @@ class Thinking:
                     self._held_the_loop.add(kind)
                 self._measured(kind, cpu)
         player = getattr(decide, "__self__", None)
-        if self._slow(kind) and self.thinkers is not None and player is not None and getattr(decide, "__name__", "") == "decide":
-            decision, cpu = await self.thinkers.decide(player, view)
-            self._measured(kind, cpu)
-            return decision  # type: ignore[no-any-return]
+        if (self._slow(kind) and self.thinkers is not None and kind not in self._stay_here
+                and getattr(decide, "__name__", "") == "decide" and hasattr(player, "__dict__")):
+            try:
+                decision, cpu = await self.thinkers.decide(player, view)
+            except (pickle.PicklingError, TypeError, AttributeError) as error:
+                # a player that cannot travel to a worker (something in it does not pickle): it thinks in this
+                # process's threads from now on, rather than fail every decision
+                log.warning("thinking.stays_here", kind=kind, error=str(error))
+                self._stay_here.add(kind)
+            else:
+                self._measured(kind, cpu)
+                return decision  # type: ignore[no-any-return]
         return await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, kind, decide, view)
 
     def quick(self, decide: Callable[[Any], Any]) -> bool:
