@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
-import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -40,7 +38,7 @@ from nines.games.tricks import parse_trump
 from nines.solver import make_position
 
 sys.path.insert(0, str(Path(__file__).parent))
-from elyigit_loss_split import _deal  # the same deals as the loss split
+from elyigit_loss_split import _deal, _mean_ci  # the same deals as the loss split, the same intervals
 
 
 def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
@@ -80,13 +78,6 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
             "made": result["score_change"][side] > 0, "NS": result["score_change"]["NS"], "EW": result["score_change"]["EW"]}
 
 
-def _mean_ci(values: list[float]) -> str:
-    n = len(values)
-    mean = sum(values) / n
-    half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
-    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=150)
@@ -117,14 +108,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  the expert's own final bids: {len(ours)}; made in {sum(r['sure'] for r in ours) / len(ours):.0f}% of its "
               f"imagined deals (solved), made by the solver on the true deal {100 * sum(r['solved'] >= r['bid'] for r in ours) / len(ours):.0f}%, "
               f"made at the table {100 * sum(r['made'] for r in ours) / len(ours):.0f}%")
-    print(f"  North-South's points a deal {_mean_ci([r['NS'] for r in rows])}, "
-          f"edge (NS - EW) {_mean_ci([r['NS'] - r['EW'] for r in rows])}")
+    print(f"  North-South's points a deal {_mean_ci([r['NS'] for r in rows], 3)}, "
+          f"edge (NS - EW) {_mean_ci([r['NS'] - r['EW'] for r in rows], 3)}")
     if args.compare:
         before = {r["index"]: r for r in json.loads(Path(args.compare).read_text())}
         pairs = [(before[r["index"]], r) for r in rows if r["index"] in before]
         print(f"  paired with {args.compare} ({len(pairs)} deals, {sum(a['NS'] != b['NS'] for a, b in pairs)} changed), this run less that one:")
-        print(f"    North-South's points {_mean_ci([b['NS'] - a['NS'] for a, b in pairs])}, "
-              f"edge {_mean_ci([(b['NS'] - b['EW']) - (a['NS'] - a['EW']) for a, b in pairs])}")
+        print(f"    North-South's points {_mean_ci([b['NS'] - a['NS'] for a, b in pairs], 3)}, "
+              f"edge {_mean_ci([(b['NS'] - b['EW']) - (a['NS'] - a['EW']) for a, b in pairs], 3)}")
     return 0
 
 

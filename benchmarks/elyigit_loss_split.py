@@ -134,11 +134,12 @@ def _one(args: tuple[int, int, str, dict[str, Any], str]) -> dict[str, Any]:
             "e_contract": e_contract, "o_contract": o_contract, "times": times}
 
 
-def _mean_ci(values: list[float]) -> str:
+def _mean_ci(values: list[float], digits: int = 2) -> str:
+    """The mean and its 95% interval (deals independent), signed, to ``digits`` places."""
     n = len(values)
     mean = sum(values) / n
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    return f"{mean:+.2f} [{mean - 1.96 * sd / math.sqrt(n):+.2f}, {mean + 1.96 * sd / math.sqrt(n):+.2f}]"
+    half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
+    return f"{mean:+.{digits}f} [{mean - half:+.{digits}f}, {mean + half:+.{digits}f}]"
 
 
 def main(argv: list[str] | None = None) -> int:

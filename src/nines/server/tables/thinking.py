@@ -76,7 +76,8 @@ class Thinking:
         self._stay_here: set[str] = set()  # kinds that could not be sent to a worker process: threads only
 
     async def decide(self, decide: Callable[[Any], T], view: Any) -> T:
-        """``decide(view)``: on the event loop if this kind of player is quick, otherwise in a thread."""
+        """``decide(view)``: on the event loop if this kind of player is quick; in a worker process if it was
+        measured slow and processes are on; otherwise in a thread."""
         kind = _kind(decide)
         if self._on_loop(kind):
             # measured by its CPU time, as in a thread: the wall clock also counts the interpreter lock held by
