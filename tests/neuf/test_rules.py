@@ -1,9 +1,12 @@
 """Le Neuf rules on hand-made positions (RULES.md, chapter Le Neuf)."""
 
+import random
+
 import pytest
 
+from nines.bots import make_player, play_match
 from nines.cards import parse_card
-from nines.games.contract import IllegalAction, MatchOver, OptionsError, OutOfTurn
+from nines.games.contract import IllegalAction, MatchOver, OptionsError, OutOfTurn, copy_record
 from nines.games.neuf import Exchange, Keep, NeufOptions, NeufState
 from nines.games.tricks import Play
 
@@ -207,3 +210,23 @@ def test_parse_action_round_trips():
         assert str(NeufState.parse_action(text)) == text
     assert str(NeufState.parse_action("10h")) == "play TH"
     assert NeufState.parse_action("play 9h") == Play(parse_card("9H"))
+
+
+def test_a_record_handed_out_is_the_callers_to_change() -> None:
+    """Each finished deal's record is kept, and :meth:`record` hands out a copy of it (``copy_record``): changing
+    the copy changes neither the match nor the next record."""
+    state = NeufState(NeufOptions(start_score=2), seed=5)
+    play_match(state, {seat: make_player("random", "neuf", random.Random(i)) for i, seat in enumerate(state.seats)})
+    first = state.record()
+    kept = copy_record(first)
+    first["deals"][0]["hands"]["S"].clear()
+    first["deals"][0]["tricks"][0]["cards"] = []
+    first["deals"][0]["result"]["tricks"]["S"] = 99
+    assert state.record() == kept
+    # the copy shares no dict or list with what it copied
+    def containers(value: object) -> list[int]:
+        inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        return [id(value)] * isinstance(value, dict | list) + [i for item in inner for i in containers(item)]
+
+    again = state.record()
+    assert again == kept and not set(containers(again)) & set(containers(kept))

@@ -8,7 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Self
 
-from starlette.testclient import TestClient
+import anyio
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from nines.server.wire import delta
 
@@ -22,6 +23,28 @@ def another_browser(client: TestClient) -> TestClient:
     other = TestClient(client.app)
     other.portal = client.portal
     return other
+
+
+RECEIVE_WITHIN_S = 60.0
+"""How long a test's socket waits for the next message before the test fails (a bound on a hang, not a speed goal:
+without it a message that never comes held the test until the suite's 300 s timeout killed its worker, and the
+failure said nothing of where it waited)."""
+
+
+async def _next_message(stream: Any, seconds: float) -> Any:
+    with anyio.fail_after(seconds):  # a cancelled receive takes nothing from the stream
+        return await stream.receive()
+
+
+def receive_within(ws: WebSocketTestSession, seconds: float = RECEIVE_WITHIN_S) -> str:
+    """The next text the app sends this socket; ``AssertionError`` if none comes in ``seconds`` (starlette's own
+    ``receive_text`` waits for ever)."""
+    try:
+        message = ws.portal.call(_next_message, ws._send_rx, seconds)  # the session's own stream (private: starlette is locked)
+    except TimeoutError:
+        raise AssertionError(f"no message came on the socket in {seconds:.0f} s") from None
+    ws._raise_on_close(message)  # a close raises WebSocketDisconnect, as receive_text does
+    return message["text"]  # type: ignore[no-any-return]
 
 
 def create_table(client: TestClient, game: str, seats: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -91,7 +114,11 @@ class Socket:
 
     def receive(self) -> dict[str, Any]:
         """The next message; a ``patch`` is applied to the last state and returned as the whole new state."""
-        self.raw = self.ws.receive_text()
+        try:
+            self.raw = receive_within(self.ws)
+        except AssertionError as waited:
+            held = "nothing" if self.state is None else f"seq {self.state['seq']}, rev {self.state.get('rev')}"
+            raise AssertionError(f"{waited} (this socket held {held})") from None
         message = json.loads(self.raw)
         if message["type"] == "patch":
             self.patch_sizes.append(len(self.raw))

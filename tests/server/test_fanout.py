@@ -92,13 +92,31 @@ def _play(sock: Socket, moves: int) -> int:
     return sock.my_turn()["seq"]
 
 
-def _read_to(sock: Socket, seq: int) -> list[str]:
-    """Read a socket until it holds a state at ``seq`` or later; the texts it was sent meanwhile, as they came."""
+def _read_to(sock: Socket, seq: int, via: TestClient | None = None, table_id: str = "") -> list[str]:
+    """Read a socket until it holds a state at ``seq`` or later; the texts it was sent meanwhile, as they came.
+    ``via``: the process the socket is on, whose forwarding a failure describes."""
     texts: list[str] = []
-    while sock.state is None or sock.state["seq"] < seq:
-        sock.receive()
-        texts.append(sock.raw)
+    try:
+        while sock.state is None or sock.state["seq"] < seq:
+            sock.receive()
+            texts.append(sock.raw)
+    except AssertionError as failed:
+        if via is None:
+            raise
+        raise AssertionError(f"{failed}; waiting for seq {seq}: {_forwarding(via, table_id)}") from None
     return texts
+
+
+def _forwarding(client: TestClient, table_id: str) -> str:
+    """What the process knows of the table's owner and frames (to say where a spectator's wait stopped)."""
+    fanout = _manager(client).fanout
+    table = _manager(client).tables.get(table_id)
+    if table is None:
+        return "the table is not loaded"
+    owner = table.owner
+    return (f"owner here {owner.here}, elsewhere {owner.elsewhere}, trusted for {owner.until - time.monotonic():.1f} s; "
+            f"relaying {fanout.relaying(table)}, kept rev {table.shown.kept_rev}, forwarded {fanout.forwarded_frames}, "
+            f"wants {fanout.wants}")
 
 
 def _spectators_view(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -118,14 +136,14 @@ def test_the_other_process_forwards_the_owners_frames_and_works_out_no_spectator
             worked = _count_spectator_views(b, table_id)
             sent = _published(a)
             seq = _play(ann, 12)
-            texts = [_read_to(sock, seq) for sock in (first, second)]
+            texts = [_read_to(sock, seq, b, table_id) for sock in (first, second)]
             assert worked == [], f"b worked out its spectators' view {len(worked)} times"
             for received in texts:
                 patches = [t for t in received if json.loads(t)["type"] == "patch"]
                 assert patches and all(t in sent for t in patches), "b's spectators got frames a did not send"
             last = max(sock.state["seq"] for sock in (first, second))
             for sock in (first, second):
-                _read_to(sock, last)
+                _read_to(sock, last, b, table_id)
             assert first.state["view"] == second.state["view"]
             _until(lambda: _spectators_view(a, table_id) == first.state["view"], "b's spectators see a's view")
             first.close()
@@ -144,7 +162,7 @@ def test_a_spectator_joining_late_or_after_a_missed_frame_gets_the_whole_state(
             _owned_by_a(a, table_id, ann)
             early = Socket(b, table_id)
             seq = _play(ann, 6)
-            _read_to(early, seq)
+            _read_to(early, seq, b, table_id)
             _until(lambda: _relaying(b, table_id), "b forwards a's frames")
             worked = _count_spectator_views(b, table_id)
             # a late joiner: the whole state the frames lead to, at once, worked out nowhere
@@ -157,11 +175,11 @@ def test_a_spectator_joining_late_or_after_a_missed_frame_gets_the_whole_state(
                 _drop_next_frame(b)
                 seq = _play(ann, 6)
                 for sock in (early, late):
-                    received = _read_to(sock, seq)
+                    received = _read_to(sock, seq, b, table_id)
                     assert any(json.loads(text)["type"] == "state" for text in received), "no whole state after the gap"
                 seq = _play(ann, 3)
                 for sock in (early, late):
-                    _read_to(sock, seq)
+                    _read_to(sock, seq, b, table_id)
                     _until(
                         lambda sock=sock: _spectators_view(a, table_id) == sock.state["view"],  # type: ignore[misc]
                         "the spectators see a's view",

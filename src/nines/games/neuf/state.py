@@ -5,14 +5,13 @@ Rules applied here are specified in RULES.md, chapter "Le Neuf"; the comments na
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from ...cards import Card, Suit, ace_high, card_order, deck_52, format_cards, shuffled, sort_hand
 from ...randomness import DealSource
-from ..contract import RECORD_FORMAT, Action, GameState, Reason, options_to_dict
+from ..contract import RECORD_FORMAT, Action, GameState, Reason, copy_record, options_to_dict
 from ..tricks import Play, Trick, TrickView, follow_suit, parse_play, parse_trump, trump_code
 from .actions import Exchange, Keep, parse_neuf_action
 from .options import NeufOptions
@@ -455,10 +454,10 @@ class NeufState(GameState):
     def _deal_record(self, deal: Deal, *, shared: bool = False) -> dict[str, Any]:
         """A deal's record; ``shared`` returns a finished deal's kept record itself (read-only use)."""
         if deal.finished_record is not None:
-            return deal.finished_record if shared else copy.deepcopy(deal.finished_record)
+            return deal.finished_record if shared else copy_record(deal.finished_record)
         record = self._build_deal_record(deal)
         if deal.phase == "done":
-            deal.finished_record = copy.deepcopy(record)
+            deal.finished_record = copy_record(record)
         return record
 
     def _build_deal_record(self, deal: Deal) -> dict[str, Any]:

@@ -21,12 +21,13 @@ next, as views do: parts that compare equal are passed over without being walked
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import orjson
+
+from ...games.contract import copy_record
 
 Path = list[str | int]
 Change = list[Any]
@@ -99,7 +100,7 @@ def _same_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
 
 def apply(document: Any, changes: list[Change]) -> Any:
     """A copy of ``document`` with the changes made (the document itself is left as it was)."""
-    return _changed(copy.deepcopy(document), changes, copy.deepcopy)
+    return _changed(copy_record(document), changes, copy_record)
 
 
 def _changed(document: Any, changes: list[Change], take: Callable[[Any], Any]) -> Any:
