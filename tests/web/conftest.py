@@ -8,8 +8,10 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 import pytest
 
@@ -95,43 +97,149 @@ def browser() -> Iterator[Any]:
 
 NO_AUTOPLAY: dict[str, Any] = {"autoplay": False}
 
+PREFS_COOKIE = "nines_test_prefs"
+# A kept context's pages start with the settings the test gave (Pages.new's ``prefs``), sent as a cookie for the
+# loopback hosts: written into a storage that holds none yet, before any of the page's own scripts run.
+PREFS_FROM_COOKIE = f"""(() => {{
+  try {{
+    const found = document.cookie.match(/(?:^|;\\s*){PREFS_COOKIE}=([^;]*)/);
+    if (found && localStorage.getItem('nines.prefs') === null) localStorage.setItem('nines.prefs', decodeURIComponent(found[1]));
+  }} catch (e) {{ /* a page without storage (about:blank) */ }}
+}})()"""
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 
-class Pages:
-    """New browser contexts (each a separate person: own storage, own cookies), watched for script errors."""
+
+@dataclass
+class Kept:
+    """A browser context kept for the module's tests, with its one page and what it visited."""
+
+    context: Any
+    page: Any
+    cdp: Any
+    key: tuple[Any, ...]
+    origins: set[str] = field(default_factory=set)
+
+
+class Contexts:
+    """Browser contexts that a module's tests take in turn, each made new again between tests.
+
+    A fresh context costs Chromium about 0.85 s of CPU more than a kept one (a renderer process and a storage
+    partition; measured: 1.22 s against 0.38 s a first page), and the browser tests open some two hundred of them.
+    Between tests a context is emptied of everything a person's browser keeps: the page goes to about:blank
+    (its sockets and timers end), cookies, permissions and every kind of storage of each origin it visited are
+    cleared, and any other page it opened is closed.  One that fails to empty is closed, never kept."""
 
     def __init__(self, browser: Any) -> None:
         self.browser = browser
+        self.free: dict[tuple[Any, ...], list[Kept]] = {}
+
+    def take(self, viewport: dict[str, int], locale: str, prefs: dict[str, Any], options: dict[str, Any]) -> Kept:
+        key = (locale, *sorted(options.items()))
+        free = self.free.get(key)
+        if free:
+            kept = free.pop()
+            kept.page.set_viewport_size(viewport)
+        else:
+            context = self.browser.new_context(viewport=viewport, locale=locale, **options)
+            context.add_init_script(PREFS_FROM_COOKIE)
+            page = context.new_page()
+            kept = Kept(context, page, context.new_cdp_session(page), key)
+            page.on("framenavigated", lambda frame, kept=kept: kept.origins.add(_origin(frame.url)))
+            # a bound on failure only: with both cores kept busy by stress-ng on a loaded 2-core machine (load 40),
+            # a table page took over 15 s to draw its felt (test_games_in_the_browser, twice in a random-order run)
+            page.set_default_timeout(60_000)
+        value = quote(json.dumps(prefs))
+        kept.context.add_cookies([{"name": PREFS_COOKIE, "value": value, "domain": host, "path": "/"} for host in LOOPBACK_HOSTS])
+        return kept
+
+    def give_back(self, kept: Kept) -> None:
+        try:
+            for other in kept.context.pages:
+                if other is not kept.page:
+                    other.close()
+            kept.page.goto("about:blank")
+            kept.context.clear_cookies()
+            kept.context.clear_permissions()
+            for origin in kept.origins - {"null"}:
+                kept.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            kept.origins.clear()
+        except Exception:  # noqa: BLE001 - a context that cannot be emptied is not kept
+            kept.context.close()
+            return
+        self.free.setdefault(kept.key, []).append(kept)
+
+    def close(self) -> None:
+        for free in self.free.values():
+            for kept in free:
+                kept.context.close()
+        self.free.clear()
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else "null"
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Any) -> Iterator[Contexts]:
+    kept = Contexts(browser)
+    yield kept
+    kept.close()
+
+
+class Pages:
+    """A test's browser pages, each in a context of its own (a separate person: own storage, own cookies), watched
+    for script errors.  The contexts come from the module's :class:`Contexts`, emptied since their last test; a
+    module that sets ``FRESH_CONTEXTS = True`` gets new ones (its tests drive the browser through its own
+    protocol: a virtual authenticator)."""
+
+    def __init__(self, contexts: Contexts, fresh: bool = False) -> None:
+        self.kept_contexts = contexts
+        self.fresh = fresh
+        self.taken: list[Kept] = []
         self.contexts: list[Any] = []
+        self.watched: list[tuple[Any, str, Any]] = []
         self.errors: list[str] = []
 
     def new(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-CA", prefs: dict[str, Any] | None = None,
             **options: Any) -> Any:
-        """A page in a fresh context. ``prefs``: the page's settings as saved by the person, before it loads.
+        """A page in a context of its own. ``prefs``: the page's settings as saved by the person, before it loads.
         By default autoplay is off: a page that plays a lone legal card by itself 450 ms after the turn comes
         races a test that is still clicking or counting (a busy CI machine lost that race); the autoplay test
         turns it on."""
-        context = self.browser.new_context(viewport=viewport, locale=locale, **options)
-        self.contexts.append(context)
         saved = NO_AUTOPLAY if prefs is None else prefs
-        # only into a fresh storage: what the page saves later (a name, a setting) must survive the next address
-        context.add_init_script(
-            f"if (localStorage.getItem('nines.prefs') === null) localStorage.setItem('nines.prefs', {json.dumps(json.dumps(saved))})")
-        page = context.new_page()
-        # a bound on failure only: with both cores kept busy by stress-ng on a loaded 2-core machine (load 40), a
-        # table page took over 15 s to draw its felt (test_games_in_the_browser, twice in a random-order run)
-        page.set_default_timeout(60_000)
-        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
-        page.on("console", lambda message: self.errors.append(f"{page.url}: {message.text}") if message.type == "error" else None)
+        if self.fresh:
+            context = self.kept_contexts.browser.new_context(viewport=viewport, locale=locale, **options)
+            self.contexts.append(context)
+            # only into a fresh storage: what the page saves later (a name, a setting) must survive the next address
+            context.add_init_script(
+                f"if (localStorage.getItem('nines.prefs') === null) localStorage.setItem('nines.prefs', {json.dumps(json.dumps(saved))})")
+            page = context.new_page()
+            page.set_default_timeout(60_000)  # a bound on failure only (see Contexts.take)
+        else:
+            kept = self.kept_contexts.take(viewport, locale, saved, options)
+            self.taken.append(kept)
+            page = kept.page
+        self._watch(page, "pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        self._watch(page, "console", lambda message: self.errors.append(f"{page.url}: {message.text}") if message.type == "error" else None)
         return page
 
+    def _watch(self, page: Any, event: str, handler: Any) -> None:
+        page.on(event, handler)
+        self.watched.append((page, event, handler))
+
     def close(self) -> None:
+        for page, event, handler in self.watched:
+            page.remove_listener(event, handler)
+        for kept in self.taken:
+            self.kept_contexts.give_back(kept)
         for context in self.contexts:
             context.close()
 
 
 @pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    made = Pages(browser)
+def pages(contexts: Contexts, request: pytest.FixtureRequest) -> Iterator[Pages]:
+    made = Pages(contexts, fresh=getattr(request.module, "FRESH_CONTEXTS", False))
     yield made
     made.close()
     assert not made.errors, "errors in the page:\n" + "\n".join(made.errors)

@@ -132,9 +132,10 @@ def rummy_turn_drawn(page: Any) -> list[str]:
 def select_cards(page: Any, codes: list[str]) -> bool:
     clear_selection(page)
     wanted = list(codes)
-    buttons = page.locator(".rummy-hand button.card")
-    for i in range(buttons.count()):
-        code = buttons.nth(i).get_attribute("data-code")
+    # the hand read at once: read card by card, a hand redrawn shorter meanwhile (a move taken) left the loop
+    # waiting a minute for a card that was no longer there (a whole-suite run, the challenge on a phone)
+    held = page.eval_on_selector_all(".rummy-hand button.card", "cards => cards.map((card) => card.dataset.code)")
+    for i, code in enumerate(held):
         if code in wanted:
             wanted.remove(code)
             try:

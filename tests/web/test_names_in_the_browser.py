@@ -18,6 +18,8 @@ from .seating import SIZES
 from .test_accessibility import serious_violations
 
 pytestmark = pytest.mark.browser
+# a virtual authenticator is attached to a page through its own protocol session: new contexts, never kept ones
+FRESH_CONTEXTS = True
 
 WORDS = {
     "en": {"title": "Your name on other devices", "held": "This browser holds the name {name}.",

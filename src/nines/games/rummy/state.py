@@ -403,8 +403,9 @@ class RummyState(GameState):
         # The rules read the move itself (a lay's cards, places and set): no list of every move is made, so a
         # hand full of wilds costs no more to check than any other (the property tests hold this reading to
         # the enumeration, move for move).
-        if self._reason(action) is not None:
-            raise IllegalAction(self.why_illegal(action))
+        reason = self._reason(action)
+        if reason is not None:
+            raise IllegalAction(self._refusal(action, reason))
 
     def _check_end_session(self, by: str | None) -> None:
         """Seed 002: "when the group ends the session": anyone at the table, at any time, in an open session."""
@@ -426,11 +427,14 @@ class RummyState(GameState):
 
     def why_illegal(self, action: Action) -> Reason:
         """Why ``action`` is not legal now, and what is."""
-        deal = self.deal
-        seat = deal.to_act
         reason = self._reason(action)
         if reason is None:  # pragma: no cover - only reached for an action that is legal
             return Reason("illegal", f"'{action}' is legal now")
+        return self._refusal(action, reason)
+
+    def _refusal(self, action: Action, reason: Reason) -> Reason:
+        """The refusal of ``action`` for ``reason`` (the rule it breaks), said of the seat to act."""
+        seat = self.deal.to_act
         return Reason(reason.key, f"{seat} cannot '{action}': {reason}", **reason.params, seat=seat)
 
     def _reason(self, action: Action) -> Reason | None:
