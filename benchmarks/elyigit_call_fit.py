@@ -4,8 +4,8 @@ Plays the auctions of ``--deals`` deals (shuffled from ``--seed`` as in ``elyigi
 the expert pair (``--expert-args``) North-South against two ``--opponents``, and logs every call with
 the basic player's valuation of the caller's true hand (``strength``), the support the caller counts
 on from its partner's calls, the standing bid and whether the caller's partner holds it.  Then, for
-each kind of caller, it prints the log-likelihood of its calls under the model the expert reads calls
-with by default and under the best model of a grid (maximum likelihood): the slack of a bid over the
+each kind of caller, it prints the log-likelihood of its calls under the basic model as first written
+(slack 0.3, spread 0.7, jumps 0.5, for every caller) and under the best model of a grid (maximum likelihood): the slack of a bid over the
 opponents (or an opening), of one over the partner, the spread and the jumps.  The expert's
 ``SELF_MODEL`` and ``BASIC_MODEL`` come from this (300 deals of seed 31 against basic).
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         mine = [r for r in rows if r["kind"] == kind]
         default = log_likelihood(mine, 0.3, 0.3, CALL_SPREAD, 0.5)
         best = max(itertools.product(*GRID.values()), key=lambda p: log_likelihood(mine, *p))
-        print(f"  {kind}: {len(mine)} calls; log-likelihood {default:.1f} read as today (slack 0.3, spread {CALL_SPREAD}, "
+        print(f"  {kind}: {len(mine)} calls; log-likelihood {default:.1f} read with the basic model as first written (slack 0.3, spread {CALL_SPREAD}, "
               f"jumps 0.5), {log_likelihood(mine, *best):.1f} with the best model: "
               + ", ".join(f"{k} {v:+.1f}" for k, v in zip(GRID, best, strict=True)))
     return 0
