@@ -56,6 +56,7 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
     first = state.deal
     hands = {seat: list(first.hands[seat]) for seat in SEATS}
     sure: dict[str, int] = {}
+    bidders: set[str] = set()
     while first.phase != "done":
         before = len(state.deals)
         seat = state.acting_seat
@@ -63,6 +64,8 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
         decision = players[seat].decide(state.view(seat))
         if first.phase == "auction" and seat in ("N", "S") and isinstance(decision.action, Bid):
             sure[seat] = int(getattr(decision.reason, "params", {}).get("percent", -1))
+        if first.phase == "auction" and isinstance(decision.action, Bid):
+            bidders.add(seat)
         state.apply(decision.action, by=seat)
         if len(state.deals) > before and first.phase != "done":
             break
@@ -74,7 +77,8 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
     trump = None if contract["trump"] in (None, "NT") else parse_trump(contract["trump"])
     solved = shared_solver().value(make_position("elyigit", hands, trump, left_of(declarer)), side_of(declarer))
     side = side_of(declarer)
-    return {"index": index, "side": side, "bid": contract["bid"], "solved": solved, "sure": sure.get(declarer),
+    contested = bool(bidders & {"N", "S"}) and bool(bidders & {"E", "W"})
+    return {"index": index, "side": side, "bid": contract["bid"], "solved": solved, "sure": sure.get(declarer), "contested": contested,
             "made": result["score_change"][side] > 0, "NS": result["score_change"]["NS"], "EW": result["score_change"]["EW"]}
 
 

@@ -6,7 +6,16 @@ import pytest
 
 from nines.bots import make_player, play_match
 from nines.bots.elyigit_worlds import ElyigitKnowledge, code, ruled_out
-from nines.bots.expert_elyigit import ElyigitBudget, ElyigitExpert, auction_likelihood, call_likelihood, support_from
+from nines.bots.expert_elyigit import (
+    BASIC_MODEL,
+    SELF_MODEL,
+    CallModel,
+    ElyigitBudget,
+    ElyigitExpert,
+    auction_likelihood,
+    call_likelihood,
+    support_from,
+)
 from nines.bots.ismcts_elyigit import ElyigitIsmcts, contract_value
 from nines.bots.tricksim import STRICT_COMPULSORY
 from nines.cards import Suit
@@ -116,7 +125,7 @@ def test_a_strong_hand_bids_and_a_weak_one_passes(make):
     assert state.to_act == "N"
     decision = make().decide(state.view("N"))
     assert isinstance(decision.action, Bid) and decision.reason
-    state.apply(Pass())  # pretend N passed; E holds the sevens and sixes, nothing above
+    state.apply(decision.action)  # N opens; E holds the sevens and sixes, nothing above
     decision = make().decide(state.view("E"))
     assert isinstance(decision.action, Pass)
 
@@ -186,6 +195,67 @@ def test_the_declarer_edge_counts_deals_solved_a_trick_or_two_short_as_sometimes
     made = (1 + 0.5 + 0.25) / 4  # 7 made; 6 one short; 5 two short; 4 never
     assert edged._contract_value(tricks, 7) == pytest.approx(made * 7 - (1 - made) * 8)
     assert edged._contract_value(tricks, 7) > plain._contract_value(tricks, 7)
+
+
+def test_the_uncontested_edge_applies_only_while_no_opponent_has_bid():
+    expert = ElyigitExpert(random.Random(1), declarer_edge=(0.1, 0.0), uncontested_edge=(0.8, 0.2))
+    state = _state()  # W deals: N speaks first
+    assert expert._edge(state.view("N")) == (0.8, 0.2)
+    state.apply(Pass())
+    state.apply(Bid(5))  # E bids: from now on North-South's contracts are contested
+    assert expert._edge(state.view("S")) == (0.1, 0.0)
+    assert expert._edge(state.view("E")) == (0.8, 0.2)  # E's side has not met a bid of ours
+    assert ElyigitExpert(random.Random(1), declarer_edge=(0.1, 0.0))._edge(_state().view("N")) == (0.1, 0.0)
+    tricks = [7, 6, 6, 5]
+    assert expert._contract_value(tricks, 7, (0.8, 0.2)) > expert._contract_value(tricks, 7)
+
+
+def test_a_call_model_reads_a_bid_over_partner_as_more_than_a_bid_over_the_opponents():
+    weak, strong = 2.0, 4.0
+    # S raises N's 6 to 7: read with the model's raise slack, it speaks of a strong hand
+    raised = [("N", "bid 6"), ("E", "pass"), ("S", "bid 7")]
+    over = [("E", "bid 6"), ("S", "bid 7")]
+    model = {"S": CallModel(over=0.7, raise_=-0.6, spread=0.3, jumps=0.0)}
+    for auction in (raised, over):
+        assert auction_likelihood(auction, {"S": strong}, 5, models=model) > auction_likelihood(auction, {"S": weak}, 5, models=model)
+    assert auction_likelihood(raised, {"S": 3.0}, 5, models=model) < auction_likelihood(over, {"S": 3.0}, 5, models=model)
+    # a pass over partner's contract says little: a player who raises only with much to spare passes with fair hands
+    passed = [("N", "bid 6"), ("E", "pass"), ("S", "pass")]
+    assert auction_likelihood(passed, {"S": 3.0}, 5, models=model) > 0.8
+    # a seat without a model is read as before
+    assert auction_likelihood(over, {"S": strong}, 5, models={"N": SELF_MODEL}) == auction_likelihood(over, {"S": strong}, 5)
+
+
+def test_a_model_without_jumps_reads_a_least_bid_as_no_cap_on_the_hand():
+    # the basic player always bids the least: its 5 says nothing against a strong hand
+    huge, fair = 5.0, 2.5
+    capped = call_likelihood(huge, "bid 5", None, 5) / call_likelihood(fair, "bid 5", None, 5)
+    uncapped = call_likelihood(huge, "bid 5", None, 5, jumps=BASIC_MODEL.jumps, spread=BASIC_MODEL.spread,
+                               slack=BASIC_MODEL.over) / call_likelihood(fair, "bid 5", None, 5, jumps=BASIC_MODEL.jumps,
+                                                                         spread=BASIC_MODEL.spread, slack=BASIC_MODEL.over)
+    assert capped < 1 <= uncapped
+
+
+def test_the_expert_reads_its_partner_and_the_opponents_with_their_models(monkeypatch):
+    seen = []
+
+    def spy(auction, strength, min_bid, jumps=0.5, spread=0.7, models=None):
+        seen.append(dict(models or {}))
+        return 1.0
+
+    monkeypatch.setattr("nines.bots.expert_elyigit.auction_likelihood", spy)
+    state = _state()  # W deals: N opens, E passes, S to speak
+    state.apply(Bid(5))
+    state.apply(Pass())
+    expert = ElyigitExpert(random.Random(3), ElyigitBudget(4, 4, 4), partner_model=(0.7, -0.6, 0.3, 0.0), opponent_model=(0.3, -0.2, 0.3, 0.0))
+    expert.decide(state.view("S"))
+    assert seen and seen[0] == {"N": SELF_MODEL, "E": BASIC_MODEL}
+    seen.clear()
+    ElyigitExpert(random.Random(3), ElyigitBudget(4, 4, 4)).decide(state.view("S"))  # the defaults
+    assert seen and seen[0] == {"N": SELF_MODEL, "E": BASIC_MODEL}
+    seen.clear()
+    ElyigitExpert(random.Random(3), ElyigitBudget(4, 4, 4), partner_model=None, opponent_model=None).decide(state.view("S"))
+    assert seen and seen[0] == {}
 
 
 def test_the_standing_contract_is_judged_with_the_trump_its_declarer_would_name():

@@ -81,8 +81,8 @@ CALL_FLOOR = 0.05
 """Any call has at least this chance (players err, and other players bid other ways)."""
 
 
-def _looks_good_for(side: float, level: int, spread: float = CALL_SPREAD) -> float:
-    return 1.0 / (1.0 + math.exp(-(side - (level - BID_SLACK)) / spread))
+def _looks_good_for(side: float, level: int, spread: float = CALL_SPREAD, slack: float = BID_SLACK) -> float:
+    return 1.0 / (1.0 + math.exp(-(side - (level - slack)) / spread))
 
 
 def support_from(partner_calls: list[str]) -> float:
@@ -94,10 +94,12 @@ def support_from(partner_calls: list[str]) -> float:
 
 
 def call_likelihood(strength: float, call: str, standing: int | None, min_bid: int,
-                    support: float = PARTNER_UNSEEN, jumps: float = 0.5, spread: float = CALL_SPREAD) -> float:
+                    support: float = PARTNER_UNSEEN, jumps: float = 0.5, spread: float = CALL_SPREAD,
+                    slack: float = BID_SLACK) -> float:
     """How likely a sensible bidder with a hand of ``strength`` was to make ``call``.
 
-    The bidder's side looks good for ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks.
+    The bidder's side looks good for ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks,
+    and it bids a level when that is at least the level less ``slack``.
     A pass says the side looks short of the lowest bid open; a bid of ``b`` says it looks
     good for ``b``, and, as far as the bidder is one who bids the level it expects
     (``jumps``: 1 for a player who always does, 0 for one who always bids the least), not
@@ -107,28 +109,65 @@ def call_likelihood(strength: float, call: str, standing: int | None, min_bid: i
     side = SIDE_BASE + SIDE_SCALE * strength + support
     if call.startswith("bid"):
         bid = int(call.split()[1])
-        p = _looks_good_for(side, bid, spread)
+        p = _looks_good_for(side, bid, spread, slack)
         if bid < 9:
-            p *= 1.0 - jumps * _looks_good_for(side, bid + 1, spread)
+            p *= 1.0 - jumps * _looks_good_for(side, bid + 1, spread, slack)
     else:
-        p = 1.0 - _looks_good_for(side, level, spread)
+        p = 1.0 - _looks_good_for(side, level, spread, slack)
     return CALL_FLOOR + (1.0 - 2 * CALL_FLOOR) * p
 
 
+@dataclass(frozen=True)
+class CallModel:
+    """How a seat's calls are read: :func:`call_likelihood` with a ``slack`` that depends on whose the contract is.
+
+    ``over``: the slack of a bid over the opponents' contract (or an opening); ``raise_``:
+    of a bid over its own partner's contract (a player who takes the contract off its
+    partner only with tricks to spare has a negative one).
+    """
+
+    over: float = BID_SLACK
+    raise_: float = BID_SLACK
+    spread: float = CALL_SPREAD
+    jumps: float = 0.5
+
+
+SELF_MODEL = CallModel(over=0.7, raise_=-0.6, spread=0.3, jumps=0.0)
+"""How the expert itself bids (fitted by maximum likelihood to 839 of its calls, 300 deals against basic players)."""
+BASIC_MODEL = CallModel(over=0.3, raise_=-0.2, spread=0.3, jumps=0.0)
+"""How the basic player bids (its own rule: the least bid, over its partner only with half a trick to spare)."""
+
+
 def auction_likelihood(auction: Sequence[tuple[str, str]], strength: dict[str, float], min_bid: int,
-                       jumps: float = 0.5, spread: float = CALL_SPREAD) -> float:
-    """How well the hands of the given ``strength`` explain the calls of their seats (the others' calls are ignored)."""
+                       jumps: float = 0.5, spread: float = CALL_SPREAD,
+                       models: dict[str, CallModel] | None = None) -> float:
+    """How well the hands of the given ``strength`` explain the calls of their seats (the others' calls are ignored).
+
+    A seat in ``models`` is read with its :class:`CallModel`; the others with ``jumps`` and ``spread``.
+    """
     weight = 1.0
     standing: int | None = None
+    holder: str | None = None
     calls: dict[str, list[str]] = {}
     for seat, call in auction:
         if seat in strength:
             partner = partner_of(seat)
-            weight *= call_likelihood(strength[seat], call, standing, min_bid, support_from(calls.get(partner, [])), jumps, spread)
+            support = support_from(calls.get(partner, []))
+            model = models.get(seat) if models else None
+            if model is None:
+                weight *= call_likelihood(strength[seat], call, standing, min_bid, support, jumps, spread)
+            else:
+                slack = model.raise_ if holder == partner else model.over
+                weight *= call_likelihood(strength[seat], call, standing, min_bid, support, model.jumps, model.spread, slack)
         calls.setdefault(seat, []).append(call)
         if call.startswith("bid"):
             standing = int(call.split()[1])
+            holder = seat
     return weight
+
+
+def _call_model(model: CallModel | Sequence[float] | None) -> CallModel | None:
+    return model if model is None or isinstance(model, CallModel) else CallModel(*model)
 
 
 class ElyigitExpert:
@@ -138,7 +177,9 @@ class ElyigitExpert:
                  jumps: float = 0.5, standing_trump: str = "hand",
                  declarer_edge: tuple[float, float] = (0.35, 0.0),
                  their_made: tuple[float, float] = (1.0, 1.0), call_spread: float = CALL_SPREAD,
-                 infer_partner: bool = True) -> None:
+                 infer_partner: bool = True, uncontested_edge: tuple[float, float] | None = None,
+                 partner_model: CallModel | Sequence[float] | None = SELF_MODEL,
+                 opponent_model: CallModel | Sequence[float] | None = BASIC_MODEL) -> None:
         self.rng = rng
         self.budget = budget or ElyigitBudget()
         self.infer_auction = infer_auction
@@ -147,11 +188,17 @@ class ElyigitExpert:
         """How the standing contract's declarer names trumps: "hand" (from its own hand) or "max" (best in each deal)."""
         self.declarer_edge = tuple(declarer_edge)
         """How often a contract of ours solved one (two) tricks short is made (:meth:`_contract_value`)."""
+        self.uncontested_edge = None if uncontested_edge is None else tuple(uncontested_edge)
+        """The declarer's edge while no opponent has bid (``None``: ``declarer_edge`` throughout)."""
         self.their_made = tuple(their_made)
         """How often the opponents' contract solved as made exactly (with a trick to spare) is made (:meth:`_their_value`)."""
         self.call_spread = call_spread
         """How loosely a bidder is taken to follow the model of a sensible bidder (:func:`call_likelihood`)."""
         self.infer_partner = infer_partner
+        self.partner_model = _call_model(partner_model)
+        """How the partner's calls are read (:class:`CallModel`; ``None``: with ``jumps`` and ``call_spread``)."""
+        self.opponent_model = _call_model(opponent_model)
+        """How the opponents' calls are read (``None``: with ``jumps`` and ``call_spread``)."""
         """Whether the partner's calls weigh the imagined deals too (the opponents' always do)."""
 
     # -- sampling ----------------------------------------------------------------------
@@ -164,12 +211,17 @@ class ElyigitExpert:
         if not self.infer_auction or not callers:
             return [knowledge.sample_hands(self.rng) for _ in range(count)]
         played = self._played_by(view)
+        models: dict[str, CallModel] = {}
+        for seat in callers:
+            model = self.partner_model if view.seat is not None and seat == partner_of(view.seat) else self.opponent_model
+            if model is not None:
+                models[seat] = model
         candidates = [knowledge.sample_hands(self.rng) for _ in range(self.budget.oversample * count)]
         weights = []
         for hands in candidates:
             # each caller's hand as it was in the auction: what it holds now and what it has played
             strength = {seat: _hand_strength(hands[seat] + played.get(seat, [])) for seat in callers}
-            weights.append(auction_likelihood(view.auction, strength, view.min_bid, self.jumps, self.call_spread))
+            weights.append(auction_likelihood(view.auction, strength, view.min_bid, self.jumps, self.call_spread, models))
         return resample(candidates, weights, count, self.rng)
 
     @staticmethod
@@ -211,6 +263,11 @@ class ElyigitExpert:
         worlds = self._worlds(view, knowledge, self.budget.auction_worlds)
         solve = self._solve_for(view)
         tricks = simulate_contracts(view, worlds, self.rng, solve)
+        edge = self._edge(view)
+
+        def ours_value(counts: list[int], bid: int) -> float:
+            return self._contract_value(counts, bid, edge)
+
         standing = 0.0
         if view.high_bidder is not None and view.high_bid is not None:
             bidder = view.high_bidder
@@ -226,18 +283,26 @@ class ElyigitExpert:
                 theirs = simulate_contracts(view, worlds, self.rng, solve, declarer=bidder)
                 best = [max(counts[i] for counts in theirs.values()) for i in range(len(worlds))]
             ours = side_of(bidder) == side_of(view.seat or "")
-            value = self._contract_value(best, view.high_bid) if ours else self._their_value(best, view.high_bid)
+            value = ours_value(best, view.high_bid) if ours else self._their_value(best, view.high_bid)
             standing = value if ours else -value
-        return choose_call(view, tricks, solved_exactly(len(worlds)), standing, self._contract_value)
+        return choose_call(view, tricks, solved_exactly(len(worlds)), standing, ours_value)
 
-    def _contract_value(self, tricks: list[int], bid: int) -> float:
+    def _edge(self, view: ElyigitView) -> tuple[float, float]:
+        """The declarer's edge for a contract of ours: ``uncontested_edge`` while no opponent has bid."""
+        if self.uncontested_edge is not None:
+            mine = side_of(view.seat or "")
+            if not any(call.startswith("bid") and side_of(seat) != mine for seat, call in view.auction):
+                return self.uncontested_edge  # type: ignore[return-value]
+        return self.declarer_edge  # type: ignore[return-value]
+
+    def _contract_value(self, tricks: list[int], bid: int, edge: tuple[float, float] | None = None) -> float:
         """Expected score of our side's contract of ``bid`` when the solver gives it ``tricks`` in the sampled deals.
 
         Defenders who cannot see the cards err where the solver does not: a deal solved
         one trick short is counted as made ``declarer_edge[0]`` of the time, two tricks
-        short ``declarer_edge[1]`` of the time.
+        short ``declarer_edge[1]`` of the time (or ``edge``, where given).
         """
-        one, two = self.declarer_edge
+        one, two = edge if edge is not None else self.declarer_edge
         if not one and not two:
             return contract_value(tricks, bid)
         made = sum(1.0 if t >= bid else one if t == bid - 1 else two if t == bid - 2 else 0.0 for t in tricks) / len(tricks)
@@ -303,4 +368,4 @@ class ElyigitExpert:
         return Decision(Play(best), reason)
 
 
-__all__ = ["ElyigitBudget", "ElyigitExpert", "auction_likelihood", "call_likelihood", "support_from"]
+__all__ = ["BASIC_MODEL", "SELF_MODEL", "CallModel", "ElyigitBudget", "ElyigitExpert", "auction_likelihood", "call_likelihood", "support_from"]
