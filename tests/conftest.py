@@ -1,7 +1,6 @@
 """Test settings shared by the whole suite."""
 
 import os
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,21 +25,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     items.sort(key=group)  # stable: within a group, the order pytest (or pytest-randomly) gave
 
-
-BROWSER_TESTS = "tests/web/"
-
-
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """How pytest-xdist hands tests to its workers: one at a time, in the order above, except that a browser test
-    module is one unit: one worker runs its tests in turn, with one browser and the contexts it keeps between them
-    (tests/web/conftest.py: a fresh context costs Chromium about 0.85 s of CPU).  pytest-xdist's own
-    ``--dist loadgroup`` would do it with markers, but its mark on the test's id is lost on pytest 9."""
-    from xdist.scheduler import LoadScopeScheduling
-
-    class BrowserModulesTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            return module if module.startswith(BROWSER_TESTS) else nodeid
-
-    config.option.loadscopereorder = False  # units in the order collected (the longest tests first), not by size
-    return BrowserModulesTogether(config, log)

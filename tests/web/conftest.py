@@ -121,7 +121,7 @@ class Kept:
 
 
 class Contexts:
-    """Browser contexts that a module's tests take in turn, each made new again between tests.
+    """Browser contexts that a module's tests take in turn on one test worker, each made new again between tests.
 
     A fresh context costs Chromium about 0.85 s of CPU more than a kept one (a renderer process and a storage
     partition; measured: 1.22 s against 0.38 s a first page), and the browser tests open some two hundred of them.
