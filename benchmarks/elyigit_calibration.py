@@ -41,10 +41,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from elyigit_loss_split import _deal, _mean_ci  # the same deals as the loss split, the same intervals
 
 
-def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
-    seed, index, opponents, expert_args = args
-    deal = _deal(seed, index)
-    state = ElyigitState(ElyigitOptions(), 0, preset_deal=deal)
+def seated(seed: int, index: int, opponents: str, expert_args: dict[str, Any]) -> tuple[ElyigitState, dict[str, Any]]:
+    """Deal ``index`` of ``seed`` with the expert (with ``expert_args``) North-South against ``opponents``."""
+    state = ElyigitState(ElyigitOptions(), 0, preset_deal=_deal(seed, index))
     players: dict[str, Any] = {}
     for i, seat in enumerate(SEATS):
         rng = random.Random(f"{seed * 1000 + index}:{seat}:{i}")
@@ -53,6 +52,12 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
             players[seat] = ElyigitExpert(rng, ElyigitBudget(**kwargs.pop("budget", {})), **kwargs)
         else:
             players[seat] = make_player(opponents, "elyigit", rng)
+    return state, players
+
+
+def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
+    index = args[1]
+    state, players = seated(*args)
     first = state.deal
     hands = {seat: list(first.hands[seat]) for seat in SEATS}
     sure: dict[str, int] = {}

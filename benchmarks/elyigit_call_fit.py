@@ -18,27 +18,23 @@ import argparse
 import itertools
 import json
 import math
-import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from nines.bots import make_player
 from nines.bots.elyigit_worlds import code
 from nines.bots.expert_elyigit import (
     CALL_SPREAD,
-    ElyigitBudget,
-    ElyigitExpert,
     _hand_strength,
     call_likelihood,
     support_from,
 )
-from nines.games.elyigit import Bid, ElyigitState
-from nines.games.elyigit.options import SEATS, ElyigitOptions, partner_of, side_of
+from nines.games.elyigit import Bid
+from nines.games.elyigit.options import SEATS, partner_of, side_of
 
 sys.path.insert(0, str(Path(__file__).parent))
-from elyigit_loss_split import _deal  # the same deals as the loss split
+from elyigit_calibration import seated  # the same deals and seats as the calibration
 
 GRID = {
     "over": [0.1, 0.3, 0.5, 0.7, 0.9, 1.1],
@@ -49,16 +45,8 @@ GRID = {
 
 
 def _calls(args: tuple[int, int, str, dict[str, Any]]) -> list[dict[str, Any]]:
-    seed, index, opponents, expert_args = args
-    state = ElyigitState(ElyigitOptions(), 0, preset_deal=_deal(seed, index))
-    players: dict[str, Any] = {}
-    for i, seat in enumerate(SEATS):
-        rng = random.Random(f"{seed * 1000 + index}:{seat}:{i}")
-        if seat in ("N", "S"):
-            kwargs = dict(expert_args)
-            players[seat] = ElyigitExpert(rng, ElyigitBudget(**kwargs.pop("budget", {})), **kwargs)
-        else:
-            players[seat] = make_player(opponents, "elyigit", rng)
+    opponents = args[2]
+    state, players = seated(*args)
     first = state.deal
     hands = {seat: [code(c) for c in first.hands[seat]] for seat in SEATS}
     rows: list[dict[str, Any]] = []
