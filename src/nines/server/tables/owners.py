@@ -16,7 +16,7 @@ import contextlib
 import time
 
 from ..logs import log
-from ..wire.pubsub import TableEvent
+from ..wire.pubsub import CLAIM_TIMEOUT_S, STOPPING_TIMEOUT_S, TableEvent
 from .protocols import Tables
 from .table import Table
 
@@ -48,7 +48,7 @@ class Owners:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         for table in list(self.manager.tables.values()):
-            await self.release(table)
+            await self.release(table, STOPPING_TIMEOUT_S)
 
     async def drive(self, table: Table) -> float | None:
         """``None`` when this process owns ``table`` and moves it now; otherwise the seconds until it should look
@@ -69,6 +69,13 @@ class Owners:
         holders = await self.manager.broker.own([table.id for table in tables], OWNER_TTL_S, take)
         for table in tables:
             holder, owner = holders[table.id], table.owner
+            if not holder.mine and holder.origin and holder.origin == owner.released_by and owner.released_at >= sent:
+                # Redis answered before the holder let the table go, and its "released" came first: the answer is
+                # stale (trusting it left the table unmoved until the old lease would have lapsed, 20 s); ask again
+                owner.elsewhere = None
+                owner.until = owner.ask_at = 0.0
+                table.wake.set()
+                continue
             taken = holder.mine and not owner.here
             owner.here = holder.mine
             owner.elsewhere = None if holder.mine or not holder.origin else holder.origin
@@ -79,14 +86,14 @@ class Owners:
                 log.info("table.owned", table=table.id, seq=table.seq)
                 table.wake.set()
 
-    async def release(self, table: Table) -> None:
+    async def release(self, table: Table, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
         """Let ``table`` go, if this process owns it: the others hear of it and the next to need it takes it."""
         owner = table.owner
         if not owner.here or not self.manager.broker.shared:
             return
         owner.here = False
         owner.until = owner.ask_at = 0.0
-        await self.manager.broker.release(table.id)
+        await self.manager.broker.release(table.id, timeout_s)
         self.manager.broker.post(TableEvent(self.manager.instance, table.id, table.seq, "released"))
         log.info("table.released", table=table.id, seq=table.seq)
 
@@ -104,7 +111,8 @@ class Owners:
     def released(self, table: Table, origin: str) -> None:
         """Another process let ``table`` go: the next to need it here asks at once."""
         owner = table.owner
-        if owner.elsewhere == origin:
+        owner.released_by, owner.released_at = origin, time.monotonic()
+        if owner.elsewhere in (origin, None):  # (None: an answer from Redis naming it may be on its way)
             owner.elsewhere = None
             owner.until = owner.ask_at = 0.0
             table.wake.set()

@@ -163,6 +163,8 @@ class Owner:
     spectators_until: float = 0.0  # the owner: until then spectators elsewhere wait for the frames worked out here
     parked: bool = False  # this process's driver waits for the owner: another process's moves need not wake it
     heard_at: float = 0.0  # when another process last said something about the table
+    released_by: str | None = None  # the last process heard to let the table go
+    released_at: float = 0.0  # and when that was heard
 
 
 @dataclass

@@ -50,6 +50,9 @@ PUBLISH_TIMEOUT_S = 1.0
 """How long one publish may take before it is retried later (the move was acknowledged long before)."""
 CLAIM_TIMEOUT_S = 0.5
 """How long asking Redis who owns tables may take before this process acts as their owner."""
+STOPPING_TIMEOUT_S = 5.0
+"""How long the last words of a stopping process may take (its leases let go, its last events): nobody waits on
+them, and a busy machine that timed them out left its tables unmoved until their leases lapsed."""
 GRANTED_S = 2.0
 """How long a lease this process could not ask Redis about is taken as its own (then it asks again)."""
 QUEUED_MOST = 10_000
@@ -139,8 +142,9 @@ class Broker(Protocol):
         False: only who holds each, ``origin`` empty for nobody)."""
         ...
 
-    async def release(self, table: str) -> None:
-        """Let a table's lease go, if this process holds it."""
+    async def release(self, table: str, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
+        """Let a table's lease go, if this process holds it (Redis is given ``timeout_s``; the lease lapses by
+        itself otherwise)."""
         ...
 
     async def health(self) -> str:
@@ -168,7 +172,7 @@ class LocalBroker:
     async def own(self, tables: list[str], ttl_s: float, take: bool = True) -> dict[str, Holder]:
         return {table: Holder(True, "", float("inf")) for table in tables}
 
-    async def release(self, table: str) -> None:
+    async def release(self, table: str, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
         return None
 
     async def health(self) -> str:
@@ -337,10 +341,10 @@ class RedisBroker:
             holders[table] = Holder(origin == self._origin, origin, left_s)
         return holders
 
-    async def release(self, table: str) -> None:
+    async def release(self, table: str, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
         try:
             await asyncio.wait_for(self._redis.eval(RELEASE_SCRIPT, 1, f"nines:owner:{table}", self._origin),
-                                   CLAIM_TIMEOUT_S)
+                                   timeout_s)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - it lapses by itself
@@ -363,7 +367,7 @@ class RedisBroker:
                 await task
         if self._pending or self._queue:  # the last events (the leases let go as the process stops) still go
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._redis.publish(CHANNEL, self._message()[1]), PUBLISH_TIMEOUT_S)
+                await asyncio.wait_for(self._redis.publish(CHANNEL, self._message()[1]), STOPPING_TIMEOUT_S)
         await self._redis.aclose()
         await self._subscriber.aclose()
 
