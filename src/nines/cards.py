@@ -207,6 +207,16 @@ class Card:
             return "Jkr"
         return self.rank.long_name + self.suit.symbol
 
+    # equal and hashed by the code, which stands for (rank, suit) one to one: a string's hash is kept in it, where
+    # the dataclass's own hashed a tuple of two enums (each a Python call), about a tenth of a random game's time
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.code == other.code
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
