@@ -18,6 +18,11 @@ LATEST := .venv-latest
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 export UV_PROJECT_ENVIRONMENT := $(VENV)
+# Python keeps the bytecode it compiles (__pycache__, ignored by git) even where the machine's environment says
+# not to (PYTHONDONTWRITEBYTECODE=1 on the CI machines): otherwise every process compiled each module it imports
+# from source again (the app and its libraries: 3 s of CPU a process; a test worker's collection: 15 s, 6 s from
+# bytecode), and the suite starts dozens of Python processes (workers, servers, Ray workers)
+unexport PYTHONDONTWRITEBYTECODE
 # the extras each command installs (all of them are in the lock)
 RUN_EXTRAS := --extra postgres
 TEST_EXTRAS := --extra test --extra postgres --extra ray
