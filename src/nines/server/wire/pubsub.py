@@ -142,9 +142,9 @@ class Broker(Protocol):
         False: only who holds each, ``origin`` empty for nobody)."""
         ...
 
-    async def release(self, table: str, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
-        """Let a table's lease go, if this process holds it (Redis is given ``timeout_s``; the lease lapses by
-        itself otherwise)."""
+    async def release(self, tables: list[str], timeout_s: float = CLAIM_TIMEOUT_S) -> None:
+        """Let the leases of ``tables`` go, those this process holds, in one round trip (Redis is given
+        ``timeout_s`` for all of them; a lease lapses by itself otherwise)."""
         ...
 
     async def health(self) -> str:
@@ -172,7 +172,7 @@ class LocalBroker:
     async def own(self, tables: list[str], ttl_s: float, take: bool = True) -> dict[str, Holder]:
         return {table: Holder(True, "", float("inf")) for table in tables}
 
-    async def release(self, table: str, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
+    async def release(self, tables: list[str], timeout_s: float = CLAIM_TIMEOUT_S) -> None:
         return None
 
     async def health(self) -> str:
@@ -341,14 +341,18 @@ class RedisBroker:
             holders[table] = Holder(origin == self._origin, origin, left_s)
         return holders
 
-    async def release(self, table: str, timeout_s: float = CLAIM_TIMEOUT_S) -> None:
+    async def release(self, tables: list[str], timeout_s: float = CLAIM_TIMEOUT_S) -> None:
+        if not tables:
+            return
+        pipe = self._redis.pipeline(transaction=False)
+        for table in tables:
+            pipe.eval(RELEASE_SCRIPT, 1, f"nines:owner:{table}", self._origin)
         try:
-            await asyncio.wait_for(self._redis.eval(RELEASE_SCRIPT, 1, f"nines:owner:{table}", self._origin),
-                                   timeout_s)
+            await asyncio.wait_for(pipe.execute(), timeout_s)
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # noqa: BLE001 - it lapses by itself
-            log.warning("pubsub.release_unanswered", table=table, error=type(error).__name__)
+        except Exception as error:  # noqa: BLE001 - they lapse by themselves
+            log.warning("pubsub.release_unanswered", tables=len(tables), error=type(error).__name__)
 
     async def health(self) -> str:
         try:
