@@ -23,13 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from nines.bots.elyigit_calls import CALL_SPREAD, call_likelihood, hand_strength, support_from
 from nines.bots.elyigit_worlds import code
-from nines.bots.expert_elyigit import (
-    CALL_SPREAD,
-    _hand_strength,
-    call_likelihood,
-    support_from,
-)
 from nines.games.elyigit import Bid
 from nines.games.elyigit.options import SEATS, partner_of, side_of
 
@@ -58,7 +53,7 @@ def _calls(args: tuple[int, int, str, dict[str, Any]]) -> list[dict[str, Any]]:
         assert seat is not None
         action = players[seat].decide(state.view(seat)).action
         call = f"bid {action.tricks}" if isinstance(action, Bid) else "pass"
-        rows.append({"kind": "expert" if seat in ("N", "S") else opponents, "strength": _hand_strength(hands[seat]),
+        rows.append({"kind": "expert" if seat in ("N", "S") else opponents, "strength": hand_strength(hands[seat]),
                      "support": support_from(calls.get(partner_of(seat), [])), "standing": standing,
                      "raising": holder is not None and side_of(holder) == side_of(seat), "call": call})
         calls.setdefault(seat, []).append(call)

@@ -5,17 +5,17 @@ import random
 import pytest
 
 from nines.bots import make_player, play_match
-from nines.bots.elyigit_worlds import ElyigitKnowledge, code, ruled_out
-from nines.bots.expert_elyigit import (
+from nines.bots.elyigit_calls import (
     BASIC_MODEL,
     SELF_MODEL,
     CallModel,
-    ElyigitBudget,
-    ElyigitExpert,
+    auction_ends,
     auction_likelihood,
     call_likelihood,
     support_from,
 )
+from nines.bots.elyigit_worlds import ElyigitKnowledge, code, ruled_out
+from nines.bots.expert_elyigit import ElyigitBudget, ElyigitExpert
 from nines.bots.ismcts_elyigit import ElyigitIsmcts, contract_value
 from nines.bots.tricksim import STRICT_COMPULSORY
 from nines.cards import Suit
@@ -263,8 +263,11 @@ def test_the_standing_contract_is_judged_with_the_trump_its_declarer_would_name(
     # E, who holds nothing, passes rather than overbid it
     state = _state()
     state.apply(Bid(6))
-    decision = ElyigitExpert(random.Random(2), ElyigitBudget(8, 8, 8), standing_trump="hand").decide(state.view("E"))
-    assert isinstance(decision.action, Pass)
+    expert = ElyigitExpert(random.Random(2), ElyigitBudget(8, 8, 8), standing_trump="hand", lookahead=False)
+    assert isinstance(expert.decide(state.view("E")).action, Pass)
+    # looking ahead, with enough deals to see that its side cannot outbid a sure six, it passes too
+    decision = ElyigitExpert(random.Random(2), ElyigitBudget(40, 8, 8)).decide(state.view("E"))
+    assert isinstance(decision.action, Pass) and "with the calls likely to follow" in decision.reason
 
 
 def test_their_made_counts_the_opponents_contracts_solved_as_made_as_sometimes_defeated():
@@ -306,3 +309,61 @@ def test_without_infer_partner_only_the_opponents_calls_weigh_the_deals(monkeypa
     seen.clear()
     ElyigitExpert(random.Random(1), ElyigitBudget(4, 4, 4), infer_partner=False)._worlds(view, knowledge, 4)
     assert seen and all(keys == {"E"} for keys in seen)
+
+
+def test_the_auction_ends_where_the_models_take_it():
+    models = dict.fromkeys("NESW", BASIC_MODEL)
+    # a closed auction ends where it is: three passes after a bid, or four passes
+    done = [("N", "bid 6"), ("E", "pass"), ("S", "pass"), ("W", "pass")]
+    assert auction_ends(done, "N", 5, dict.fromkeys("NESW", 0.0), models) == {("N", 6): 1.0}
+    assert auction_ends([(s, "pass") for s in "NESW"], "N", 5, dict.fromkeys("NESW", 0.0), models) == {None: 1.0}
+    # nobody with a hand worth a bid: thrown in, bar the chance the model leaves any caller to err
+    weak = auction_ends([], "N", 5, dict.fromkeys("NESW", 0.0), models)
+    assert max(weak, key=weak.__getitem__) is None and sum(weak.values()) == pytest.approx(1.0)
+    # E is far the strongest: after N's pass E bids, and nobody can take it from them
+    strong = {"N": 1.0, "E": 4.5, "S": 1.0, "W": 1.0}
+    ends = auction_ends([("N", "pass")], "N", 5, strong, models)
+    assert max(ends, key=ends.__getitem__) == ("E", 5) and ends[("E", 5)] > 0.8
+    # over its partner's contract a seat bids only with tricks to spare (the model's raise_): the more it asks, the rarer
+    hands = {"N": 1.0, "E": 2.0, "S": 3.2, "W": 1.0}
+    keen = auction_ends([("N", "bid 5"), ("E", "pass")], "N", 5, hands, models)
+    shy = auction_ends([("N", "bid 5"), ("E", "pass")], "N", 5, hands, {**models, "S": SELF_MODEL})
+    assert keen[("S", 6)] > 0.5 > shy.get(("S", 6), 0.0)
+    # a partner's bid is support: over the opponents' five, S raises more often when N has bid than when N passed
+    supported = auction_ends([("N", "bid 5"), ("E", "bid 6")], "N", 5, hands, models)
+    alone = auction_ends([("N", "pass"), ("E", "bid 6")], "N", 5, hands, models)
+    assert supported.get(("S", 7), 0.0) > alone.get(("S", 7), 0.0)
+    # a bid of nine closes the auction at once
+    assert auction_ends([("N", "bid 9")], "N", 5, strong, models) == {("N", 9): 1.0}
+
+
+def test_the_look_ahead_values_a_call_by_the_contracts_the_auction_ends_in():
+    state = _state()  # W deals: N opens 5; E to call
+    state.apply(Bid(5))
+    view = state.view("E")
+    hands = {seat: [code(c) for c in state.deal.hands[seat]] for seat in "NESW"}
+    worlds = [hands, hands]  # two imagined deals (the same cards: what differs is where the auction ends)
+    ends = {
+        "pass": [{("N", 5): 1.0}, {("S", 6): 1.0}],  # N's five stands in the first deal; S raises to six in the second
+        "bid 6": [{("N", 7): 0.5, ("E", 6): 0.5}, {("E", 6): 1.0}],  # N outbids E's six half the time in the first
+        "bid 7": [{None: 1.0}, {("W", 7): 1.0}],  # thrown in (as a device); then W, E's partner, declares
+    }
+    tricks = {suit: [5, 6] if suit == Suit.CLUBS else [4, 4] for suit in Suit}  # E declaring: clubs, 5 then 6 tricks
+    asked = []
+
+    def solve(world, trump, declarer):
+        asked.append((trump, declarer))
+        return 9 if declarer in "NS" else 4  # N-S make anything; W's contract fails
+
+    worth = ElyigitExpert(random.Random(1), declarer_edge=(0.0, 0.0))._worth(view, ends, worlds, solve, tricks)
+    # pass: N's five made (-5), S's six made (-6)
+    assert worth["pass"] == pytest.approx((-5 - 6) / 2)
+    # bid 6: first deal, N's seven made (-7) half the time, E's six in clubs defeated (-7) the other half;
+    # second deal, E's six in clubs made (+6): E names one trump for both deals, the best (clubs)
+    assert worth["bid 6"] == pytest.approx((0.5 * -7 + 0.5 * -7 + 6) / 2)
+    # bid 7: thrown in (0), then W's seven defeated (-8)
+    assert worth["bid 7"] == pytest.approx((0 - 8) / 2)
+    # the others' contracts are solved with the trump each declarer's own hand is best for (N's: clubs), once a deal
+    assert (Suit.CLUBS.index, "N") in asked and len(asked) == len(set(asked)) + asked.count((Suit.CLUBS.index, "N")) - 1
+    decision = ElyigitExpert._look_ahead_decision(view, "bid 6", worth, 2)
+    assert decision.action == Bid(6) and decision.reason.params["passing_delta"] == -5.5

@@ -6,11 +6,16 @@ and in the auction each imagined deal is weighed by how well it explains the cal
 made so far (a player who bid is likely to hold a good hand, one who passed a weaker
 one), using the basic player's hand valuation as the model of a bidder.  Then:
 
-* **the auction**: in each sampled deal every trump is solved exactly with this player
-  as declarer, and so is the standing contract with its bidder as declarer; the
-  contract with the best expected score (made: the bid; defeated: the bid and one more
-  to the defenders) is bid if it is worth more than letting the standing contract be
-  played (which may be its partner's, worth raising only for more);
+* **the auction** (looking ahead, :meth:`ElyigitExpert._look_ahead`): in each sampled deal
+  the auction is finished after every call this player may make, the calls still to come
+  being those the model of a bidder makes with that deal's hands
+  (:func:`~nines.bots.elyigit_calls.auction_ends`); each contract the auction may end in
+  is solved exactly on the deal, and the call whose contracts are worth most to our side
+  on average (made: the bid; defeated: the bid and one more to the defenders) is made.
+  So a bid is judged by what it leads to (the opponents outbidding it where they are
+  strong, the partner raising it), not only by the contract it names.  With
+  ``lookahead=False`` it judges the contract it names alone: the contract with the best
+  expected score is bid if it is worth more than letting the standing contract be played;
 * **trumps**: the declarer, who cannot yet see the dummy, solves every trump in each
   sampled deal and names the one that makes the contract most often;
 * **card play** (perfect-information Monte Carlo): every legal card is scored by the
@@ -23,26 +28,28 @@ The budget is counted in deals, so a seeded match replays exactly.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import Card, Suit, ace_low
-from ..games.elyigit import ElyigitView
+from ..games.elyigit import Bid, ElyigitView, Pass
 from ..games.elyigit.options import left_of, partner_of, side_of
 from ..games.tricks import Play
 from ..solver import make_position
 from .base import Decision, Reason
-from .elyigit_basic import (
-    BID_SLACK,
-    PARTNER_BID_CAP,
-    PARTNER_PASSED,
-    PARTNER_UNSEEN,
-    SIDE_BASE,
-    SIDE_SCALE,
-    best_trump,
-    estimate_tricks,
+from .elyigit_basic import best_trump
+from .elyigit_calls import (
+    BASIC_MODEL,
+    CALL_SPREAD,
+    SELF_MODEL,
+    CallModel,
+    auction_ends,
+    auction_likelihood,
+    call_likelihood,
+    hand_strength,
+    support_from,
 )
 from .elyigit_worlds import ElyigitKnowledge, code
 from .expert_neuf import shared_solver
@@ -55,7 +62,7 @@ SUITS_BY_INDEX = list(Suit)
 
 @dataclass(frozen=True)
 class ElyigitBudget:
-    auction_worlds: int = 40
+    auction_worlds: int = 80
     trump_worlds: int = 60
     play_worlds: int = 60
     oversample: int = 3
@@ -66,107 +73,7 @@ def _cards(codes: list[int]) -> list[Card]:
     return [ACE_LOW_CARDS[c] for c in codes]
 
 
-def _hand_strength(hand: list[int]) -> float:
-    """The basic player's estimate of a hand's tricks in its best trump."""
-    cards = _cards(hand)
-    return max(estimate_tricks(cards, suit) for suit in Suit)
-
-
-# The model of a sensible bidder (the basic player's valuation, and the levels the search
-# players bid): its side is worth ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks,
-# ``support`` being what it can count on from its partner, and it bids a level when the
-# side looks good for it less ``BID_SLACK``.  ``CALL_SPREAD`` is how loosely it does so.
-CALL_SPREAD = 0.7
-CALL_FLOOR = 0.05
-"""Any call has at least this chance (players err, and other players bid other ways)."""
-
-
-def _looks_good_for(side: float, level: int, spread: float = CALL_SPREAD, slack: float = BID_SLACK) -> float:
-    return 1.0 / (1.0 + math.exp(-(side - (level - slack)) / spread))
-
-
-def support_from(partner_calls: list[str]) -> float:
-    """What a bidder counts on from its partner, given the partner's calls so far (the basic player's rule)."""
-    bids = [int(call.split()[1]) for call in partner_calls if call.startswith("bid")]
-    if bids:
-        return min(PARTNER_BID_CAP, max(PARTNER_UNSEEN, bids[0] - 2.3))
-    return PARTNER_PASSED if partner_calls else PARTNER_UNSEEN
-
-
-def call_likelihood(strength: float, call: str, standing: int | None, min_bid: int,
-                    support: float = PARTNER_UNSEEN, jumps: float = 0.5, spread: float = CALL_SPREAD,
-                    slack: float = BID_SLACK) -> float:
-    """How likely a sensible bidder with a hand of ``strength`` was to make ``call``.
-
-    The bidder's side looks good for ``SIDE_BASE + SIDE_SCALE * strength + support`` tricks,
-    and it bids a level when that is at least the level less ``slack``.
-    A pass says the side looks short of the lowest bid open; a bid of ``b`` says it looks
-    good for ``b``, and, as far as the bidder is one who bids the level it expects
-    (``jumps``: 1 for a player who always does, 0 for one who always bids the least), not
-    for ``b + 1``: a jump speaks of a strong hand, a minimum bid of a hand short of more.
-    """
-    level = (standing + 1) if standing is not None else min_bid
-    side = SIDE_BASE + SIDE_SCALE * strength + support
-    if call.startswith("bid"):
-        bid = int(call.split()[1])
-        p = _looks_good_for(side, bid, spread, slack)
-        if bid < 9:
-            p *= 1.0 - jumps * _looks_good_for(side, bid + 1, spread, slack)
-    else:
-        p = 1.0 - _looks_good_for(side, level, spread, slack)
-    return CALL_FLOOR + (1.0 - 2 * CALL_FLOOR) * p
-
-
-@dataclass(frozen=True)
-class CallModel:
-    """How a seat's calls are read: :func:`call_likelihood` with a ``slack`` that depends on whose the contract is.
-
-    ``over``: the slack of a bid over the opponents' contract (or an opening); ``raise_``:
-    of a bid over its own partner's contract (a player who takes the contract off its
-    partner only with tricks to spare has a negative one).
-    """
-
-    over: float = BID_SLACK
-    raise_: float = BID_SLACK
-    spread: float = CALL_SPREAD
-    jumps: float = 0.5
-
-
-SELF_MODEL = CallModel(over=0.7, raise_=-0.6, spread=0.3, jumps=0.0)
-"""How the expert itself bids (fitted by maximum likelihood to 839 of its calls, 300 deals against basic players)."""
-BASIC_MODEL = CallModel(over=0.3, raise_=-0.2, spread=0.3, jumps=0.0)
-"""How the basic player bids (its own rule: the least bid, over its partner only with half a trick to spare)."""
-
-
-def auction_likelihood(auction: Sequence[tuple[str, str]], strength: dict[str, float], min_bid: int,
-                       jumps: float = 0.5, spread: float = CALL_SPREAD,
-                       models: dict[str, CallModel] | None = None) -> float:
-    """How well the hands of the given ``strength`` explain the calls of their seats (the others' calls are ignored).
-
-    A seat in ``models`` is read with its :class:`CallModel`; the others with ``jumps`` and ``spread``.
-    """
-    weight = 1.0
-    standing: int | None = None
-    holder: str | None = None
-    calls: dict[str, list[str]] = {}
-    for seat, call in auction:
-        if seat in strength:
-            partner = partner_of(seat)
-            support = support_from(calls.get(partner, []))
-            model = models.get(seat) if models else None
-            if model is None:
-                weight *= call_likelihood(strength[seat], call, standing, min_bid, support, jumps, spread)
-            else:
-                slack = model.raise_ if holder == partner else model.over
-                weight *= call_likelihood(strength[seat], call, standing, min_bid, support, model.jumps, model.spread, slack)
-        calls.setdefault(seat, []).append(call)
-        if call.startswith("bid"):
-            standing = int(call.split()[1])
-            holder = seat
-    return weight
-
-
-def _call_model(model: CallModel | Sequence[float] | None) -> CallModel | None:
+def _call_model(model: CallModel | Sequence[Any] | None) -> CallModel | None:
     return model if model is None or isinstance(model, CallModel) else CallModel(*model)
 
 
@@ -178,9 +85,12 @@ class ElyigitExpert:
                  declarer_edge: tuple[float, float] = (0.35, 0.0),
                  their_made: tuple[float, float] = (1.0, 1.0), call_spread: float = CALL_SPREAD,
                  infer_partner: bool = True, uncontested_edge: tuple[float, float] | None = None,
-                 partner_model: CallModel | Sequence[float] | None = SELF_MODEL,
-                 opponent_model: CallModel | Sequence[float] | None = BASIC_MODEL) -> None:
+                 partner_model: CallModel | Sequence[Any] | None = SELF_MODEL,
+                 opponent_model: CallModel | Sequence[Any] | None = BASIC_MODEL,
+                 lookahead: bool = True) -> None:
         self.rng = rng
+        self.lookahead = lookahead
+        """Whether a call is judged by the contract the auction ends in (:meth:`_look_ahead`), or only by its own contract."""
         self.budget = budget or ElyigitBudget()
         self.infer_auction = infer_auction
         self.jumps = jumps
@@ -220,7 +130,7 @@ class ElyigitExpert:
         weights = []
         for hands in candidates:
             # each caller's hand as it was in the auction: what it holds now and what it has played
-            strength = {seat: _hand_strength(hands[seat] + played.get(seat, [])) for seat in callers}
+            strength = {seat: hand_strength(hands[seat] + played.get(seat, [])) for seat in callers}
             weights.append(auction_likelihood(view.auction, strength, view.min_bid, self.jumps, self.call_spread, models))
         return resample(candidates, weights, count, self.rng)
 
@@ -263,6 +173,8 @@ class ElyigitExpert:
         worlds = self._worlds(view, knowledge, self.budget.auction_worlds)
         solve = self._solve_for(view)
         tricks = simulate_contracts(view, worlds, self.rng, solve)
+        if self.lookahead:
+            return self._look_ahead(view, worlds, solve, tricks)
         edge = self._edge(view)
 
         def ours_value(counts: list[int], bid: int) -> float:
@@ -287,6 +199,106 @@ class ElyigitExpert:
             standing = value if ours else -value
         return choose_call(view, tricks, solved_exactly(len(worlds)), standing, ours_value)
 
+    def _look_ahead(self, view: ElyigitView, worlds: list[dict[str, list[int]]],
+                    solve: Callable[[dict[str, list[int]], int, str], int],
+                    tricks: dict[Suit | None, list[int]]) -> Decision:
+        """The call whose auction ends, in the imagined deals, in the contract worth most to our side.
+
+        In each imagined deal the auction is finished after each call this player may
+        make, every call still to come being the one its caller's model makes with that
+        deal's hand (:func:`~nines.bots.elyigit_calls.auction_ends`; this player's own
+        later calls too, with ``SELF_MODEL``).  Each contract it may end in is solved exactly
+        on the deal, with the trump its declarer would name: this player the trump best
+        for that contract over the deals it ends in (it names trumps before seeing the
+        dummy), any other declarer the trump its own hand is best for.  A call is worth
+        the mean over the deals, made or defeated counted as in :meth:`_contract_value`
+        and :meth:`_their_value`; a deal thrown in is worth nothing.  So a bid is judged
+        by what it leads to: the opponents outbidding it where they are strong, the
+        partner raising it, a pass leaving the partner to bid.
+        """
+        me = view.seat
+        assert me is not None
+        mine = side_of(me)
+        opener = view.auction[0][0] if view.auction else (view.to_act or me)
+        ours_model = self.partner_model or SELF_MODEL
+        theirs_model = self.opponent_model or BASIC_MODEL
+        models = {seat: ours_model if side_of(seat) == mine else theirs_model for seat in view.seats}
+        calls = [text for text in view.legal if text.startswith("bid")]+ ["pass"]
+        strengths = [{seat: hand_strength(hands[seat]) for seat in view.seats} for hands in worlds]
+        ends = {call: [auction_ends([*view.auction, (me, call)], opener, view.min_bid, strength, models)
+                       for strength in strengths] for call in calls}
+        worth = self._worth(view, ends, worlds, solve, tricks)
+        best = max(calls, key=lambda call: (worth[call], call == "pass"))
+        return self._look_ahead_decision(view, best, worth, len(worlds))
+
+    def _worth(self, view: ElyigitView, ends: dict[str, list[dict[tuple[str, int] | None, float]]],
+               worlds: list[dict[str, list[int]]], solve: Callable[[dict[str, list[int]], int, str], int],
+               tricks: dict[Suit | None, list[int]]) -> dict[str, float]:
+        """What each call is worth to our side: the mean over the deals of the contracts its auction ends in.
+
+        ``ends[call][i]`` is the chance of each contract (declarer, bid) the auction ends in
+        after ``call`` in deal ``i`` (``None``: thrown in, worth nothing); ``tricks`` is what
+        this player's side makes with it declaring, under each trump, in each deal.
+        """
+        me = view.seat
+        assert me is not None
+        mine = side_of(me)
+        edge = self._edge(view)
+        named: dict[tuple[int, str], int] = {}
+        solved: dict[tuple[int, str], int] = {}
+
+        def tricks_of(i: int, declarer: str) -> int:
+            """What ``declarer``'s side makes in deal ``i`` with the trump its own hand is best for."""
+            if (i, declarer) not in solved:
+                suit, _ = best_trump(_cards(worlds[i][declarer]), view.no_trumps)
+                named[i, declarer] = NO_TRUMP if suit is None else suit.index
+                solved[i, declarer] = solve(worlds[i], named[i, declarer], declarer)
+            return solved[i, declarer]
+
+        worth: dict[str, float] = {}
+        for call, per_deal in ends.items():
+            contracts: dict[tuple[str, int], list[tuple[int, float]]] = {}
+            for i, chances in enumerate(per_deal):
+                for contract, chance in chances.items():
+                    if contract is not None:  # a deal thrown in is worth nothing
+                        contracts.setdefault(contract, []).append((i, chance))
+            total = 0.0
+            for (declarer, bid), deals in contracts.items():
+                if declarer == me:
+                    # this player names trumps before it sees the dummy: one trump for all these deals
+                    total += max(sum(chance * self._ours(tricks[suit][i], bid, edge) for i, chance in deals)
+                                 for suit in tricks)
+                elif side_of(declarer) == mine:
+                    total += sum(chance * self._ours(tricks_of(i, declarer), bid, edge) for i, chance in deals)
+                else:
+                    total -= sum(chance * self._theirs(tricks_of(i, declarer), bid) for i, chance in deals)
+            worth[call] = total / len(worlds)
+        return worth
+
+    @staticmethod
+    def _look_ahead_decision(view: ElyigitView, best: str, worth: dict[str, float], deals: int) -> Decision:
+        """The call, with its reason: what it and the best other call are worth to our side."""
+        passing = worth["pass"]
+        if best != "pass":
+            bid = int(best.split()[1])
+            return Decision(Bid(bid), Reason(
+                "hint.elyigit.ahead_bid",
+                f"bid {bid}: with the calls likely to follow, it is worth {worth[best]:+.1f} a deal to us in {deals} likely "
+                f"deals solved exactly, passing {passing:+.1f}",
+                bid=bid, worth_delta=round(worth[best], 1), passing_delta=round(passing, 1), deals=deals,
+            ))
+        bids = [call for call in worth if call != "pass"]
+        if not bids:
+            return Decision(Pass(), Reason("hint.elyigit.no_higher", "nobody can bid higher"))
+        other = max(bids, key=lambda call: worth[call])
+        bid = int(other.split()[1])
+        return Decision(Pass(), Reason(
+            "hint.elyigit.ahead_pass",
+            f"pass: with the calls likely to follow, it is worth {passing:+.1f} a deal to us in {deals} likely deals "
+            f"solved exactly, a bid of {bid} {worth[other]:+.1f}",
+            bid=bid, worth_delta=round(passing, 1), other_delta=round(worth[other], 1), deals=deals,
+        ))
+
     def _edge(self, view: ElyigitView) -> tuple[float, float]:
         """The declarer's edge for a contract of ours: ``uncontested_edge`` while no opponent has bid."""
         if self.uncontested_edge is not None:
@@ -294,6 +306,18 @@ class ElyigitExpert:
             if not any(call.startswith("bid") and side_of(seat) != mine for seat, call in view.auction):
                 return self.uncontested_edge  # type: ignore[return-value]
         return self.declarer_edge  # type: ignore[return-value]
+
+    def _ours(self, tricks: int, bid: int, edge: tuple[float, float]) -> float:
+        """Expected score of our contract of ``bid`` in one deal the solver gives it ``tricks`` (:meth:`_contract_value`)."""
+        one, two = edge
+        made = 1.0 if tricks >= bid else one if tricks == bid - 1 else two if tricks == bid - 2 else 0.0
+        return made * bid - (1 - made) * (bid + 1)
+
+    def _theirs(self, tricks: int, bid: int) -> float:
+        """Expected score of the opponents' contract of ``bid`` (for them) in one deal (:meth:`_their_value`)."""
+        exact, spare = self.their_made
+        made = exact if tricks == bid else spare if tricks == bid + 1 else 1.0 if tricks > bid else 0.0
+        return made * bid - (1 - made) * (bid + 1)
 
     def _contract_value(self, tricks: list[int], bid: int, edge: tuple[float, float] | None = None) -> float:
         """Expected score of our side's contract of ``bid`` when the solver gives it ``tricks`` in the sampled deals.
