@@ -19,24 +19,19 @@ saved one deal by deal.
 
 from __future__ import annotations
 
-import argparse
 import json
-import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from nines.bots import make_player
-from nines.bots.expert_elyigit import ElyigitBudget, ElyigitExpert
 from nines.bots.expert_neuf import shared_solver
-from nines.games.elyigit import ElyigitState
-from nines.games.elyigit.options import SEATS, ElyigitOptions, left_of, side_of
+from nines.games.elyigit.options import SEATS, left_of, side_of
 from nines.solver import make_position
 
 sys.path.insert(0, str(Path(__file__).parent))
-from elyigit_loss_split import _deal, _mean_ci  # the same deals as the loss split, the same intervals
+from elyigit_calibration import parse_experiment, play_deals, seated  # the same deals, seats and options
+from elyigit_loss_split import _mean_ci  # the same intervals
 
 TABLE_ODDS: dict[str, tuple[dict[int, float], dict[int, float]]] = {
     # opponents: (the expert declaring, the opponents declaring): how often a contract the solver gives
@@ -60,17 +55,8 @@ def at_table_odds(row: dict[str, Any], opponents: str) -> float:
 
 
 def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
-    seed, index, opponents, expert_args = args
-    deal = _deal(seed, index)
-    state = ElyigitState(ElyigitOptions(), 0, preset_deal=deal)
-    players: dict[str, Any] = {}
-    for i, seat in enumerate(SEATS):
-        rng = random.Random(f"{seed * 1000 + index}:{seat}:{i}")
-        if seat in ("N", "S"):
-            kwargs = dict(expert_args)
-            players[seat] = ElyigitExpert(rng, ElyigitBudget(**kwargs.pop("budget", {})), **kwargs)
-        else:
-            players[seat] = make_player(opponents, "elyigit", rng)
+    state, players = seated(*args)
+    index = args[1]
     first = state.deal
     hands = {seat: list(first.hands[seat]) for seat in SEATS}
     calls: list[str] = []
@@ -99,21 +85,8 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--opponents", default="ismcts", help="the East-West player (basic, ismcts, expert, ...)")
-    parser.add_argument("--expert-args", default="{}", help='JSON keyword arguments of ElyigitExpert, e.g. \'{"lookahead": false}\'')
-    parser.add_argument("--save", help="write every deal's figures to this JSON file")
-    parser.add_argument("--compare", help="a file saved by --save (same seed and deals) to pair this run with")
-    args = parser.parse_args(argv)
-    jobs = [(args.seed, i, args.opponents, json.loads(args.expert_args)) for i in range(args.deals)]
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            rows = list(pool.map(_one, jobs))
-    else:
-        rows = [_one(job) for job in jobs]
+    args = parse_experiment(__doc__, argv, deals=300, opponents="ismcts")
+    rows = play_deals(_one, args)
     if args.save:
         with open(args.save, "w") as out:
             json.dump([{k: v for k, v in r.items() if k != "times"} for r in rows], out)

@@ -25,6 +25,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -87,22 +88,31 @@ def _one(args: tuple[int, int, str, dict[str, Any]]) -> dict[str, Any]:
             "made": result["score_change"][side] > 0, "NS": result["score_change"]["NS"], "EW": result["score_change"]["EW"]}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=150)
+def parse_experiment(doc: str, argv: list[str] | None, deals: int, opponents: str) -> argparse.Namespace:
+    """The options of an experiment seating the expert (a variant of it) North-South against ``--opponents``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=deals)
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--opponents", default="basic", help="the East-West player (basic, ismcts, ...)")
+    parser.add_argument("--opponents", default=opponents, help="the East-West player (basic, ismcts, ...)")
     parser.add_argument("--expert-args", default="{}", help='JSON keyword arguments of ElyigitExpert, e.g. \'{"declarer_edge": [0.6, 0.1]}\'')
     parser.add_argument("--save", help="write every deal's figures to this JSON file")
     parser.add_argument("--compare", help="a file saved by --save (same seed and deals) to pair this run with")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def play_deals(one: Callable[[tuple[int, int, str, dict[str, Any]]], dict[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``one`` over every deal of the experiment, on ``--workers`` processes."""
     jobs = [(args.seed, i, args.opponents, json.loads(args.expert_args)) for i in range(args.deals)]
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            rows = list(pool.map(_one, jobs))
-    else:
-        rows = [_one(job) for job in jobs]
+            return list(pool.map(one, jobs))
+    return [one(job) for job in jobs]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_experiment(__doc__, argv, deals=150, opponents="basic")
+    rows = play_deals(_one, args)
     if args.save:
         Path(args.save).write_text(json.dumps(rows))
     print(f"{args.deals} deals of seed {args.seed}; expert {args.expert_args} (N-S) against {args.opponents}")

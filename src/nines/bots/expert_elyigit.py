@@ -223,36 +223,44 @@ class ElyigitExpert:
         ours_model = self.partner_model or SELF_MODEL
         theirs_model = self.opponent_model or BASIC_MODEL
         models = {seat: ours_model if side_of(seat) == mine else theirs_model for seat in view.seats}
-        calls = [text for text in view.legal if text.startswith("bid")]+ ["pass"]
-        strengths = [{seat: hand_strength(hands[seat]) for seat in view.seats} for hands in worlds]
+        calls = [text for text in view.legal if text.startswith("bid")] + ["pass"]
+        # each seat's best trump and its estimate, once a deal: the estimate is the hand's strength
+        # (:func:`hand_strength`) unless no trumps may be named, and the trump is what it would name
+        trumps = [{seat: best_trump(_cards(hands[seat]), view.no_trumps) for seat in view.seats} for hands in worlds]
+        strengths = [{seat: hand_strength(hands[seat]) if view.no_trumps else found[seat][1] for seat in view.seats}
+                     for hands, found in zip(worlds, trumps, strict=True)]
+        named = [{seat: NO_TRUMP if suit is None else suit.index for seat, (suit, _) in found.items()} for found in trumps]
         ends = {call: [auction_ends([*view.auction, (me, call)], opener, view.min_bid, strength, models)
                        for strength in strengths] for call in calls}
-        worth = self._worth(view, ends, worlds, solve, tricks)
+        worth = self._worth(view, ends, worlds, solve, tricks, named)
         best = max(calls, key=lambda call: (worth[call], call == "pass"))
         return self._look_ahead_decision(view, best, worth, len(worlds))
 
     def _worth(self, view: ElyigitView, ends: dict[str, list[dict[tuple[str, int] | None, float]]],
                worlds: list[dict[str, list[int]]], solve: Callable[[dict[str, list[int]], int, str], int],
-               tricks: dict[Suit | None, list[int]]) -> dict[str, float]:
+               tricks: dict[Suit | None, list[int]], named: list[dict[str, int]] | None = None) -> dict[str, float]:
         """What each call is worth to our side: the mean over the deals of the contracts its auction ends in.
 
         ``ends[call][i]`` is the chance of each contract (declarer, bid) the auction ends in
         after ``call`` in deal ``i`` (``None``: thrown in, worth nothing); ``tricks`` is what
-        this player's side makes with it declaring, under each trump, in each deal.
+        this player's side makes with it declaring, under each trump, in each deal;
+        ``named[i][seat]`` the trump a seat's own hand is best for in deal ``i`` (found here when not given).
         """
         me = view.seat
         assert me is not None
         mine = side_of(me)
         edge = self._edge(view)
-        named: dict[tuple[int, str], int] = {}
         solved: dict[tuple[int, str], int] = {}
 
         def tricks_of(i: int, declarer: str) -> int:
-            """What ``declarer``'s side makes in deal ``i`` with the trump its own hand is best for."""
+            """What ``declarer``'s side makes in deal ``i`` with the trump its own hand is best for (solved once)."""
             if (i, declarer) not in solved:
-                suit, _ = best_trump(_cards(worlds[i][declarer]), view.no_trumps)
-                named[i, declarer] = NO_TRUMP if suit is None else suit.index
-                solved[i, declarer] = solve(worlds[i], named[i, declarer], declarer)
+                if named is not None:
+                    trump = named[i][declarer]
+                else:
+                    suit, _ = best_trump(_cards(worlds[i][declarer]), view.no_trumps)
+                    trump = NO_TRUMP if suit is None else suit.index
+                solved[i, declarer] = solve(worlds[i], trump, declarer)
             return solved[i, declarer]
 
         worth: dict[str, float] = {}
